@@ -1,0 +1,20 @@
+"""One way to build an xDSL `Context` that knows every dialect we work with.
+
+Tools and tests use this instead of assembling their own dialect lists, so
+that what parses in a test is what parses for `xdsl-opt` and our tools.
+"""
+
+from __future__ import annotations
+
+from xdsl.context import Context
+from xdsl.dialects import get_all_dialects
+
+from linalg_ext.universe import ALL_DIALECTS
+
+
+def make_context(*, allow_unregistered: bool = False) -> Context:
+    """xDSL's dialects plus this package's, registered lazily, as xdsl-opt does."""
+    ctx = Context(allow_unregistered=allow_unregistered)
+    for name, loader in {**get_all_dialects(), **ALL_DIALECTS}.items():
+        ctx.register_dialect(name, loader)
+    return ctx

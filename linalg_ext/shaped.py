@@ -1,0 +1,52 @@
+"""Shape facts about ranked tensor and memref types.
+
+This is the one place that knows how a static shape is compared with a shape
+that has dynamic (`?`) extents. Verifiers and passes ask it; they do not
+re-implement the comparison.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+
+from xdsl.dialects.builtin import DYNAMIC_INDEX, MemRefType, ShapedType, TensorType
+from xdsl.ir import Attribute
+
+Shape = tuple[int, ...]
+"""A shape as a tuple of extents, with `DYNAMIC_INDEX` for a `?` extent."""
+
+
+def is_ranked_shaped(type_: Attribute) -> bool:
+    """A ranked tensor or a memref (xDSL's `TensorType` is always ranked)."""
+    return isinstance(type_, TensorType | MemRefType)
+
+
+def shape_of(type_: ShapedType) -> Shape:
+    return tuple(type_.get_shape())
+
+
+def rank_of(type_: ShapedType) -> int:
+    return len(type_.get_shape())
+
+
+def extents_compatible(lhs: int, rhs: int) -> bool:
+    """Two extents agree unless both are static and differ."""
+    return lhs == DYNAMIC_INDEX or rhs == DYNAMIC_INDEX or lhs == rhs
+
+
+def shapes_compatible(lhs: Sequence[int], rhs: Sequence[int]) -> bool:
+    """Same rank, and every pair of extents is compatible."""
+    return len(lhs) == len(rhs) and all(
+        extents_compatible(a, b) for a, b in zip(lhs, rhs, strict=True)
+    )
+
+
+def drop_dims(shape: Sequence[int], dims: Iterable[int]) -> Shape:
+    """The shape without the given dimensions (a reduction's result shape)."""
+    dropped = set(dims)
+    return tuple(extent for index, extent in enumerate(shape) if index not in dropped)
+
+
+def format_shape(shape: Sequence[int]) -> str:
+    """`[4, ?, 8]`: how verifier messages spell an expected shape."""
+    return "[" + ", ".join("?" if e == DYNAMIC_INDEX else str(e) for e in shape) + "]"

@@ -1,0 +1,26 @@
+"""What this package adds to xDSL's universe of dialects and passes.
+
+`pyproject.toml` names `LINALG_EXT_UNIVERSE` under the `xdsl.universe` entry
+point, so the stock `xdsl-opt` of an environment where the package is
+installed parses `linalg_ext` ops and offers our passes under `-p`. Loading is
+lazy: nothing here is imported until xDSL asks for that dialect or pass.
+"""
+
+from __future__ import annotations
+
+from xdsl.ir import Dialect
+from xdsl.universe import Universe
+
+from passes import ALL_PASSES
+
+
+def _linalg_ext_dialect() -> Dialect:
+    from linalg_ext.dialect import LinalgExt
+
+    return LinalgExt
+
+
+ALL_DIALECTS = {"linalg_ext": _linalg_ext_dialect}
+"""Dialect name -> loader, for every dialect this package defines."""
+
+LINALG_EXT_UNIVERSE = Universe(all_dialects=ALL_DIALECTS, all_passes=ALL_PASSES)

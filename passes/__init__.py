@@ -1,0 +1,14 @@
+"""The project's passes, one module or package per pass.
+
+`ALL_PASSES` maps each pass name (as given to `xdsl-opt -p`) to a function
+returning its `ModulePass` class; `linalg_ext.universe` hands it to xDSL.
+A pass registers itself by adding one entry here.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from xdsl.passes import ModulePass
+
+ALL_PASSES: dict[str, Callable[[], type[ModulePass]]] = {}
