@@ -57,7 +57,14 @@ from xdsl.irdl import (
 )
 from xdsl.parser import Parser
 from xdsl.printer import Printer
-from xdsl.traits import IsTerminator, Pure
+from xdsl.traits import (
+    EffectInstance,
+    IsTerminator,
+    MemoryEffect,
+    MemoryEffectKind,
+    Pure,
+    get_effects,
+)
 from xdsl.utils.exceptions import VerifyException
 
 from linalg_ext.assembly import I64ArrayList
@@ -236,6 +243,47 @@ def _verify_body(
             )
 
 
+class DestinationStyleMemoryEffect(MemoryEffect):
+    """Reads of memref inputs, reads and writes of memref outputs, and whatever
+    the op's body does (unknown if the body has an op of unknown effects).
+
+    On tensors that leaves only the body's effects, so an unused tensor-form op
+    is dead and `dce` may remove it; on memrefs the writes keep it alive. This
+    is what ByteIR's `getEffects` declares.
+    """
+
+    @classmethod
+    def get_effects(cls, op: Operation) -> set[EffectInstance] | None:
+        assert isinstance(op, LinalgExtDpsOp | BatchMatmulOp)
+        effects = set[EffectInstance]()
+        for value in op.inputs:
+            if isinstance(value.type, MemRefType):
+                effects.add(EffectInstance(MemoryEffectKind.READ, value))
+        for value in op.outputs:
+            if isinstance(value.type, MemRefType):
+                effects.add(EffectInstance(MemoryEffectKind.READ, value))
+                effects.add(EffectInstance(MemoryEffectKind.WRITE, value))
+        for region in op.regions:
+            for nested in region.walk():
+                # The body's terminator only hands values back to this op.
+                # (`linalg.yield` declares no effects in xDSL, so ask no trait.)
+                # An unregistered op is never taken for a terminator here: its
+                # effects are unknown.
+                block = nested.parent_block()
+                if (
+                    block is not None
+                    and block.last_op is nested
+                    and nested.parent_op() is op
+                    and nested.has_trait(IsTerminator, value_if_unregistered=False)
+                ):
+                    continue
+                nested_effects = get_effects(nested)
+                if nested_effects is None:
+                    return None
+                effects.update(nested_effects)
+        return effects
+
+
 # --------------------------------------------------------------------------
 # Base of the destination-passing ops: `ins(...) outs(...)` with results
 # mirroring the tensor outputs.
@@ -257,6 +305,7 @@ class LinalgExtDpsOp(IRDLOperation, ABC):
     res = var_result_def()
 
     irdl_options = (AttrSizedOperandSegments(as_property=True),)
+    traits = traits_def(DestinationStyleMemoryEffect())
 
     def __init__(
         self,
@@ -880,6 +929,8 @@ class BatchMatmulOp(IRDLOperation):
     layout = prop_def(StringAttr)
     res = var_result_def()
     body = region_def()
+
+    traits = traits_def(DestinationStyleMemoryEffect())
 
     def __init__(
         self,

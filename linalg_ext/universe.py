@@ -11,7 +11,7 @@ from __future__ import annotations
 from xdsl.ir import Dialect
 from xdsl.universe import Universe
 
-from passes import ALL_PASSES
+from linalg_ext.passes import ALL_PASSES
 
 
 def _linalg_ext_dialect() -> Dialect:

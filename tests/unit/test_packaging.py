@@ -30,7 +30,7 @@ module = Parser(ctx, open("softmax.mlir").read()).parse_module(); module.verify(
 
 def _copy_distribution_sources(destination: Path) -> None:
     # Build from a copy so the build leaves nothing in the working tree.
-    for name in ("pyproject.toml", "README.md"):
+    for name in ("pyproject.toml", "setup.py", "README.md"):
         shutil.copy(REPO / name, destination / name)
     for package in ("linalg_ext", "passes"):
         shutil.copytree(

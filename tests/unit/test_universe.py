@@ -12,7 +12,7 @@ from xdsl.universe import Universe
 
 from linalg_ext.dialect import LinalgExt
 from linalg_ext.universe import LINALG_EXT_UNIVERSE
-from passes import ALL_PASSES
+from linalg_ext.passes import ALL_PASSES
 
 
 def test_entry_point_is_discovered():
