@@ -1,8 +1,9 @@
 """The project's passes, one module or package per pass.
 
-This directory is installed as `linalg_ext.passes` (see setup.py). `ALL_PASSES` maps each pass name (as given to `xdsl-opt -p`) to a function
-returning its `ModulePass` class; `linalg_ext.universe` hands it to xDSL.
-A pass registers itself by adding one entry here.
+This directory is installed as `linalg_ext.passes` (see setup.py).
+`ALL_PASSES` maps each pass name (as given to `xdsl-opt -p`) to a function
+returning its `ModulePass` class; `linalg_ext.universe` hands it to xDSL. A
+pass registers itself by adding one entry here.
 """
 
 from __future__ import annotations
