@@ -5,7 +5,7 @@ Only what xDSL's declarative format cannot say on its own lives here.
 
 from __future__ import annotations
 
-from xdsl.dialects.builtin import I64, ArrayAttr, IntegerAttr
+from xdsl.dialects.builtin import I64, ArrayAttr, IntegerAttr, i64
 from xdsl.irdl.declarative_assembly_format import (
     AttributeVariable,
     CustomDirective,
@@ -30,15 +30,27 @@ class I64ArrayList(CustomDirective):
     values: AttributeVariable
 
     def parse(self, parser: Parser, state: ParsingState) -> None:
-        ints = parser.parse_comma_separated_list(
-            Parser.Delimiter.SQUARE, parser.parse_integer
-        )
+        def parse_element() -> int:
+            value = parser.parse_integer(allow_boolean=False)
+            # MLIR also accepts the element type spelled out, `[2 : i64]`.
+            if parser.parse_optional_punctuation(":") is not None:
+                pos = parser.pos
+                if parser.parse_type() != i64:
+                    parser.raise_error("expected i64 elements", pos, parser.pos)
+            return value
+
+        ints = parser.parse_comma_separated_list(Parser.Delimiter.SQUARE, parse_element)
         self.values.set(state, ArrayAttr(IntegerAttr(v, 64) for v in ints))
 
     def print(self, printer: Printer, state: PrintingState, op: IRDLOperation) -> None:
         state.print_whitespace(printer)
         attr = self.values.get(op)
-        assert isa(attr, ArrayAttr[IntegerAttr[I64]])
+        if not isa(attr, ArrayAttr[IntegerAttr[I64]]):
+            # Only reachable for unverified IR (`--disable-verify`): print it
+            # as it is rather than fail.
+            assert attr is not None
+            printer.print_attribute(attr)
+            return
         printer.print_string(
             "[" + ", ".join(str(element.value.data) for element in attr.data) + "]"
         )

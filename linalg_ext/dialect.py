@@ -74,6 +74,7 @@ from linalg_ext.shaped import (
     extents_compatible,
     format_shape,
     is_ranked_shaped,
+    join_shapes,
     rank_of,
     shape_of,
     shapes_compatible,
@@ -110,8 +111,14 @@ def _expect_rank_at_least(op: Operation, role: str, type_: ShapedType, least: in
         op_error(op, f"expected {role} to have rank >= {least}, got {type_}")
 
 
-def _expect_shape(op: Operation, role: str, type_: ShapedType, expected: Shape):
-    """Rank must match exactly; each static extent must match a static one."""
+def _expect_shape(
+    op: Operation, role: str, type_: ShapedType, expected: Shape
+) -> Shape:
+    """Rank must match exactly; each static extent must match a static one.
+
+    Returns what `expected` and the operand's shape say together, for the
+    next operand to be checked against.
+    """
     if rank_of(type_) != len(expected):
         op_error(op, f"expected {role} to have rank {len(expected)}, got {type_}")
     if not shapes_compatible(shape_of(type_), expected):
@@ -120,6 +127,7 @@ def _expect_shape(op: Operation, role: str, type_: ShapedType, expected: Shape):
             f"expected {role} shape to be compatible with {format_shape(expected)}, "
             f"got {type_}",
         )
+    return join_shapes(expected, shape_of(type_))
 
 
 def _expect_same_element_type(
@@ -285,6 +293,37 @@ class DestinationStyleMemoryEffect(MemoryEffect):
 
 
 # --------------------------------------------------------------------------
+# Hand-written syntax shared by the ops xDSL's declarative format cannot say.
+# --------------------------------------------------------------------------
+
+
+def parse_operand_group(parser: Parser, keyword: str) -> list[SSAValue] | None:
+    """`keyword(%a, %b : T0, T1)`, or None when the keyword is absent."""
+    if parser.parse_optional_keyword(keyword) is None:
+        return None
+    pos = parser.pos
+    parser.parse_punctuation("(")
+    names = parser.parse_comma_separated_list(
+        Parser.Delimiter.NONE, parser.parse_unresolved_operand
+    )
+    parser.parse_punctuation(":")
+    types = parser.parse_comma_separated_list(Parser.Delimiter.NONE, parser.parse_type)
+    parser.parse_punctuation(")")
+    return parser.resolve_operands(names, types, pos)
+
+
+def print_operand_group(
+    printer: Printer, keyword: str, values: Sequence[SSAValue]
+) -> None:
+    """` keyword(%a, %b : T0, T1)`."""
+    printer.print_string(f" {keyword}(")
+    printer.print_list(values, printer.print_ssa_value)
+    printer.print_string(" : ")
+    printer.print_list([v.type for v in values], printer.print_attribute)
+    printer.print_string(")")
+
+
+# --------------------------------------------------------------------------
 # Base of the destination-passing ops: `ins(...) outs(...)` with results
 # mirroring the tensor outputs.
 # --------------------------------------------------------------------------
@@ -382,17 +421,20 @@ class SoftmaxLikeOp(LinalgExtDpsOp, ABC):
         _expect_float_elements(self, "input", input_type)
         dimension = self.dimension.value.data
         _expect_dimension_in_range(self, "dimension", dimension, rank_of(input_type))
-        input_shape = shape_of(input_type)
-        reduced_shape = drop_dims(input_shape, [dimension])
-        for role, value, expected_shape in zip(
-            ("output", "max", "accumulator", "scale"),
-            self.outputs,
-            (input_shape, reduced_shape, reduced_shape, reduced_shape),
-            strict=True,
+        for role, value in zip(
+            ("output", "max", "accumulator", "scale"), self.outputs, strict=True
         ):
             assert isinstance(value.type, ShapedType)
             _expect_same_element_type(self, role, value.type, "input", input_type)
-            _expect_shape(self, role, value.type, expected_shape)
+        output_type = self.outputs[0].type
+        assert isinstance(output_type, ShapedType)
+        shape = _expect_shape(self, "output", output_type, shape_of(input_type))
+        reduced_shape = drop_dims(shape, [dimension])
+        for role, value in zip(
+            ("max", "accumulator", "scale"), self.outputs[1:], strict=True
+        ):
+            assert isinstance(value.type, ShapedType)
+            reduced_shape = _expect_shape(self, role, value.type, reduced_shape)
 
 
 @irdl_op_definition
@@ -452,7 +494,15 @@ class DiagOp(LinalgExtDpsOp):
         _expect_rank_at_least(self, "input", input_type, 1)
         _expect_same_element_type(self, "output", output_type, "input", input_type)
         input_shape = shape_of(input_type)
-        _expect_shape(self, "output", output_type, input_shape + input_shape[-1:])
+        shape = _expect_shape(
+            self, "output", output_type, input_shape + input_shape[-1:]
+        )
+        if not extents_compatible(shape[-2], shape[-1]):
+            op_error(
+                self,
+                f"expected output to be square in its last two dimensions, "
+                f"got {output_type}",
+            )
 
 
 # --------------------------------------------------------------------------
@@ -517,10 +567,9 @@ class ScanOp(LinalgExtDpsOp):
         _expect_same_element_type(
             self, "accumulator", accumulator_type, "input", input_type
         )
-        input_shape = shape_of(input_type)
-        _expect_shape(self, "output", output_type, input_shape)
+        shape = _expect_shape(self, "output", output_type, shape_of(input_type))
         _expect_shape(
-            self, "accumulator", accumulator_type, drop_dims(input_shape, [dimension])
+            self, "accumulator", accumulator_type, drop_dims(shape, [dimension])
         )
         element = input_type.get_element_type()
         _verify_body(
@@ -687,7 +736,9 @@ class TopkOp(LinalgExtDpsOp):
             in_indices_type = self.inputs[1].type
             assert isinstance(in_indices_type, ShapedType)
             _expect_integer_elements(self, "input indices", in_indices_type)
-            _expect_shape(self, "input indices", in_indices_type, values_shape)
+            values_shape = _expect_shape(
+                self, "input indices", in_indices_type, values_shape
+            )
             _expect_same_element_type(
                 self,
                 "output indices",
@@ -700,18 +751,28 @@ class TopkOp(LinalgExtDpsOp):
         )
         _expect_integer_elements(self, "output indices", out_indices_type)
         if rank_of(out_values_type) != rank:
-            op_error(self, f"expected output values to have rank {rank}, got {out_values_type}")
-        out_shape = shape_of(out_values_type)
-        expected = values_shape[:dimension] + (out_shape[dimension],) + values_shape[dimension + 1 :]
-        _expect_shape(self, "output values", out_values_type, expected)
+            op_error(
+                self, f"expected output values to have rank {rank}, got {out_values_type}"
+            )
+        # The outputs have the input's shape but along `dimension`, where both
+        # have the extent K.
+        k_extent = shape_of(out_values_type)[dimension]
+        out_shape = _expect_shape(
+            self,
+            "output values",
+            out_values_type,
+            values_shape[:dimension] + (k_extent,) + values_shape[dimension + 1 :],
+        )
+        out_shape = _expect_shape(
+            self, "output indices", out_indices_type, out_shape
+        )
         k, n = out_shape[dimension], values_shape[dimension]
         if k >= 0 and n >= 0 and k > n:
             op_error(
                 self,
-                f"expected K ({k}, output values along dimension {dimension}) not "
-                f"to exceed the input extent along that dimension ({n})",
+                f"expected K ({k}, the outputs' extent along dimension {dimension}) "
+                f"not to exceed the input extent along that dimension ({n})",
             )
-        _expect_shape(self, "output indices", out_indices_type, out_shape)
         element = values_type.get_element_type()
         _verify_body(
             self,
@@ -788,23 +849,29 @@ class LayerNormOp(LinalgExtDpsOp):
         epsilon = self.epsilon.value.data
         if not epsilon >= 0.0 or epsilon == float("inf"):
             op_error(self, f"expected epsilon to be finite and >= 0, got {epsilon}")
-        input_shape = shape_of(input_type)
-        normalized_shape = tuple(input_shape[a] for a in axis)
-        if len(self.inputs) == 3:
-            for role, value in zip(("weight", "bias"), self.inputs[1:], strict=True):
-                assert isinstance(value.type, ShapedType)
-                _expect_same_element_type(self, role, value.type, "input", input_type)
-                _expect_shape(self, role, value.type, normalized_shape)
+        operand_types = [v.type for v in (*self.inputs, *self.outputs)]
+        roles = ("input", "weight", "bias")[: len(self.inputs)]
+        roles += ("output", "mean", "rstd")[: len(self.outputs)]
+        for role, type_ in zip(roles[1:], operand_types[1:], strict=True):
+            assert isinstance(type_, ShapedType)
+            _expect_same_element_type(self, role, type_, "input", input_type)
         output_type = self.outputs[0].type
         assert isinstance(output_type, ShapedType)
-        _expect_same_element_type(self, "output", output_type, "input", input_type)
-        _expect_shape(self, "output", output_type, input_shape)
+        shape = _expect_shape(self, "output", output_type, shape_of(input_type))
+        if len(self.inputs) == 3:
+            normalized_shape = tuple(shape[a] for a in axis)
+            for role, value in zip(("weight", "bias"), self.inputs[1:], strict=True):
+                assert isinstance(value.type, ShapedType)
+                normalized_shape = _expect_shape(
+                    self, role, value.type, normalized_shape
+                )
         if len(self.outputs) == 3:
-            statistics_shape = drop_dims(input_shape, axis)
+            statistics_shape = drop_dims(shape, axis)
             for role, value in zip(("mean", "rstd"), self.outputs[1:], strict=True):
                 assert isinstance(value.type, ShapedType)
-                _expect_same_element_type(self, role, value.type, "input", input_type)
-                _expect_shape(self, role, value.type, statistics_shape)
+                statistics_shape = _expect_shape(
+                    self, role, value.type, statistics_shape
+                )
 
 
 # --------------------------------------------------------------------------
@@ -825,10 +892,52 @@ class CustomOp(LinalgExtDpsOp):
 
     region = region_def()
 
-    assembly_format = (
-        f"attr-dict {_INS} `outs` `(` $outputs `:` type($outputs) `)` "
-        "$region (`->` type($res)^)?"
-    )
+    # ByteIR declares custom with `SingleBlockImplicitTerminator<YieldOp>`: a
+    # body may omit an operand-less `linalg_ext.yield`, and it is not printed.
+    # xDSL's declarative format has no implicit terminators, hence the
+    # hand-written syntax: [attr-dict] [ins(...)] outs(...) region [-> types].
+
+    @classmethod
+    def parse(cls, parser: Parser) -> CustomOp:
+        attributes = parser.parse_optional_attr_dict()
+        ins = parse_operand_group(parser, "ins") or []
+        outs = parse_operand_group(parser, "outs")
+        if outs is None:
+            parser.raise_error("Expected 'outs' in 'linalg_ext.custom'")
+        region = parser.parse_region()
+        result_types: list[Attribute] = []
+        if parser.parse_optional_punctuation("->") is not None:
+            result_types = parser.parse_comma_separated_list(
+                Parser.Delimiter.NONE, parser.parse_type
+            )
+        if len(region.blocks) == 1 and not (
+            (last := region.block.last_op) is not None
+            and last.has_trait(IsTerminator, value_if_unregistered=False)
+        ):
+            region.block.add_op(YieldOp())
+        return cls.build(
+            operands=[ins, outs],
+            result_types=[result_types],
+            attributes=attributes,
+            regions=[region],
+        )
+
+    def print(self, printer: Printer) -> None:
+        printer.print_op_attributes(self.attributes)
+        if self.inputs:
+            print_operand_group(printer, "ins", self.inputs)
+        print_operand_group(printer, "outs", self.outputs)
+        printer.print_string(" ")
+        terminator = self.region.block.last_op if len(self.region.blocks) == 1 else None
+        implicit = (
+            isinstance(terminator, YieldOp)
+            and not terminator.operands
+            and not terminator.attributes
+        )
+        printer.print_region(self.region, print_block_terminators=not implicit)
+        if self.res:
+            printer.print_string(" -> ")
+            printer.print_list([r.type for r in self.res], printer.print_attribute)
 
     def __init__(
         self,
@@ -844,14 +953,21 @@ class CustomOp(LinalgExtDpsOp):
             op_error(self, "expected at least one output operand")
         input_types = [i.type for i in self.inputs]
         output_types = [o.type for o in self.outputs]
+        yield_types, yield_names = output_types, "one per output, of its type"
+        on_memrefs = isinstance(output_types[0], MemRefType)
+        if on_memrefs and len(self.region.blocks) == 1:
+            terminator = self.region.block.last_op
+            if isinstance(terminator, YieldOp) and not terminator.operands:
+                # The body wrote the output buffers in place.
+                yield_types = []
         _verify_body(
             self,
             self.region,
             YieldOp,
             input_types + output_types,
             "one per input and output, of its type",
-            output_types,
-            "one per output, of its type",
+            yield_types,
+            yield_names + (", or none on memrefs" if on_memrefs else ""),
         )
 
 
@@ -884,6 +1000,17 @@ def _cast_scalar(value: SSAValue, to_type: Attribute) -> SSAValue:
 
 def _is_int_or_float(type_: Attribute) -> bool:
     return isinstance(type_, IntegerType | AnyFloat)
+
+
+def _castable(from_type: Attribute, to_type: Attribute) -> bool:
+    """Whether `_cast_scalar` has a valid conversion: two different float
+    types of one width (bf16 and f16) have none, since `arith.extf` and
+    `arith.truncf` must change the width."""
+    if from_type == to_type:
+        return True
+    if isinstance(from_type, AnyFloat) and isinstance(to_type, AnyFloat):
+        return from_type.bitwidth != to_type.bitwidth
+    return _is_int_or_float(from_type) and _is_int_or_float(to_type)
 
 
 def batch_matmul_body(
@@ -968,14 +1095,23 @@ class BatchMatmulOp(IRDLOperation):
         # optional attribute dictionary. Result types follow from the init.
         attributes = parser.parse_optional_attr_dict()
         operands_pos = parser.pos
-        parser.parse_characters("ins", " in 'linalg_ext.batch_matmul'")
-        ins = cls._parse_operand_group(parser)
-        parser.parse_characters("outs", " in 'linalg_ext.batch_matmul'")
-        outs = cls._parse_operand_group(parser)
+        ins = parse_operand_group(parser, "ins")
+        if ins is None:
+            parser.raise_error("Expected 'ins' in 'linalg_ext.batch_matmul'")
+        outs = parse_operand_group(parser, "outs")
+        if outs is None:
+            parser.raise_error("Expected 'outs' in 'linalg_ext.batch_matmul'")
         parser.parse_keyword("layout", " in 'linalg_ext.batch_matmul'")
         parser.parse_punctuation("=")
         layout = parser.parse_str_literal(" for the batch_matmul layout")
         attributes |= parser.parse_optional_attr_dict()
+        if "layout" in attributes:
+            parser.raise_error(
+                "'linalg_ext.batch_matmul' has its layout given twice, as "
+                "`layout = ...` and in the attribute dictionary",
+                operands_pos,
+                parser.pos,
+            )
         if len(ins) != 2 or len(outs) != 1:
             parser.raise_error(
                 "'linalg_ext.batch_matmul' expects ins(lhs, rhs) and outs(init), "
@@ -995,33 +1131,11 @@ class BatchMatmulOp(IRDLOperation):
                 )
         return cls(ins[0], ins[1], outs[0], layout, attributes)
 
-    @staticmethod
-    def _parse_operand_group(parser: Parser) -> list[SSAValue]:
-        pos = parser.pos
-        parser.parse_punctuation("(")
-        names = parser.parse_comma_separated_list(
-            Parser.Delimiter.NONE, parser.parse_unresolved_operand
-        )
-        parser.parse_punctuation(":")
-        types = parser.parse_comma_separated_list(
-            Parser.Delimiter.NONE, parser.parse_type
-        )
-        parser.parse_punctuation(")")
-        return parser.resolve_operands(names, types, pos)
-
     def print(self, printer: Printer) -> None:
-        printer.print_string(" ins(")
-        printer.print_list(self.inputs, printer.print_ssa_value)
-        printer.print_string(" : ")
-        printer.print_list([v.type for v in self.inputs], printer.print_attribute)
-        printer.print_string(") outs(")
-        printer.print_ssa_value(self.init)
-        printer.print_string(" : ")
-        printer.print_attribute(self.init.type)
-        printer.print_string(f') layout = "{self.layout.data}"')
-        if self.attributes:
-            printer.print_string(" ")
-            printer.print_attr_dict(self.attributes)
+        print_operand_group(printer, "ins", self.inputs)
+        print_operand_group(printer, "outs", self.outputs)
+        printer.print_string(f' layout = "{self.layout.data}"')
+        printer.print_op_attributes(self.attributes)
 
     def verify_(self) -> None:
         _verify_destination_style(
@@ -1040,6 +1154,15 @@ class BatchMatmulOp(IRDLOperation):
                     self,
                     f"expected {role} element type to be an integer or float type, "
                     f"got {type_.get_element_type()}",
+                )
+        init_element = init_type.get_element_type()
+        for role, type_ in (("lhs", lhs_type), ("rhs", rhs_type)):
+            if not _castable(type_.get_element_type(), init_element):
+                op_error(
+                    self,
+                    f"expected {role} element type {type_.get_element_type()} to "
+                    f"convert to the init element type {init_element}: floats of "
+                    f"the same width cannot be converted by extf or truncf",
                 )
         layout = self.layout.data
         if layout not in BATCH_MATMUL_LAYOUTS:
@@ -1088,6 +1211,17 @@ class BatchMatmulOp(IRDLOperation):
             (init_type.get_element_type(),),
             "new init element",
         )
+        # The custom form prints no body and the parser rebuilds the standard
+        # one, so any other body would silently change meaning on a round trip.
+        expected_body = batch_matmul_body(
+            *(t.get_element_type() for t in (lhs_type, rhs_type, init_type))
+        )
+        if not self.body.is_structurally_equivalent(expected_body):
+            op_error(
+                self,
+                "expected the body to be the multiply-accumulate "
+                "`init + cast(lhs) * cast(rhs)`, as the custom form implies",
+            )
 
 
 # --------------------------------------------------------------------------

@@ -41,6 +41,16 @@ def shapes_compatible(lhs: Sequence[int], rhs: Sequence[int]) -> bool:
     )
 
 
+def join_shapes(lhs: Sequence[int], rhs: Sequence[int]) -> Shape:
+    """What two compatible shapes say together: each extent static if either is.
+
+    Verifiers thread this through an op's operands, so that two operands that
+    each agree with a dynamic input extent are still checked against each other.
+    """
+    assert shapes_compatible(lhs, rhs)
+    return tuple(b if a == DYNAMIC_INDEX else a for a, b in zip(lhs, rhs, strict=True))
+
+
 def drop_dims(shape: Sequence[int], dims: Iterable[int]) -> Shape:
     """The shape without the given dimensions (a reduction's result shape)."""
     dropped = set(dims)

@@ -3,6 +3,7 @@
 // RUN: xdsl-opt --allow-unregistered-dialect %s | filecheck %s
 // RUN: xdsl-opt --allow-unregistered-dialect %s | xdsl-opt --allow-unregistered-dialect | filecheck %s
 // RUN: xdsl-opt --allow-unregistered-dialect %s --print-op-generic | xdsl-opt --allow-unregistered-dialect | filecheck %s
+// RUN: xdsl-opt --allow-unregistered-dialect %s --print-op-generic | filecheck %s --check-prefix=GENERIC
 
 // CHECK-LABEL: func.func @custom_outs_only
 func.func @custom_outs_only(%t: tensor<16x4xf32>) -> tensor<16x4xf32> {
@@ -47,3 +48,23 @@ func.func @custom_memref(%a: memref<4x4xf32>, %o: memref<4x4xf32>) {
 // CHECK-NEXT:   linalg_ext.yield %x : memref<4x4xf32>
 // CHECK-NEXT: }
 // CHECK-NEXT: func.return
+
+// ByteIR's custom has an implicit terminator: on memrefs the body may write
+// the outputs in place and end without a yield. It is added on parsing and
+// not printed.
+// CHECK-LABEL: func.func @custom_implicit_terminator
+func.func @custom_implicit_terminator(%a: memref<4xf32>, %o: memref<4xf32>) {
+  linalg_ext.custom {target_name = "in_place"} ins(%a : memref<4xf32>) outs(%o : memref<4xf32>) {
+  ^bb0(%x : memref<4xf32>, %y : memref<4xf32>):
+    "vendor.copy"(%x, %y) : (memref<4xf32>, memref<4xf32>) -> ()
+  }
+  return
+}
+// CHECK:      linalg_ext.custom {target_name = "in_place"} ins(%a : memref<4xf32>) outs(%o : memref<4xf32>) {
+// CHECK-NEXT: ^bb0(%x: memref<4xf32>, %y: memref<4xf32>):
+// CHECK-NEXT:   "vendor.copy"(%x, %y) : (memref<4xf32>, memref<4xf32>) -> ()
+// CHECK-NEXT: }
+// CHECK-NEXT: func.return
+// GENERIC-LABEL: sym_name = "custom_implicit_terminator"
+// GENERIC:      "vendor.copy"(%x, %y) : (memref<4xf32>, memref<4xf32>) -> ()
+// GENERIC-NEXT: "linalg_ext.yield"() : () -> ()

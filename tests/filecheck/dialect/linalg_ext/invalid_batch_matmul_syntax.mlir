@@ -31,3 +31,19 @@ func.func @scalar_operand(%a: f32, %b: tensor<2x8x16xf32>, %c: tensor<2x4x16xf32
   return
 }
 // CHECK: 'linalg_ext.batch_matmul' expects tensor or memref operands of integer or float elements, got f32
+
+// -----
+
+func.func @layout_twice(%a: tensor<2x4x8xf32>, %b: tensor<2x8x16xf32>, %c: tensor<2x4x16xf32>) {
+  %r = linalg_ext.batch_matmul ins(%a, %b : tensor<2x4x8xf32>, tensor<2x8x16xf32>) outs(%c : tensor<2x4x16xf32>) layout = "nn" {layout = "tt"}
+  return
+}
+// CHECK: 'linalg_ext.batch_matmul' has its layout given twice, as `layout = ...` and in the attribute dictionary
+
+// -----
+
+func.func @no_outs(%a: tensor<2x4x8xf32>, %b: tensor<2x8x16xf32>) {
+  %r = linalg_ext.batch_matmul ins(%a, %b : tensor<2x4x8xf32>, tensor<2x8x16xf32>) layout = "nn"
+  return
+}
+// CHECK: Expected 'outs' in 'linalg_ext.batch_matmul'

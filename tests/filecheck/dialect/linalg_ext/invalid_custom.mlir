@@ -1,5 +1,5 @@
 // Every verifier rule of custom, each with its message.
-// RUN: xdsl-opt --split-input-file --verify-diagnostics %s | filecheck %s
+// RUN: xdsl-opt --allow-unregistered-dialect --split-input-file --verify-diagnostics --parsing-diagnostics %s | filecheck %s
 
 func.func @no_outputs(%x: tensor<4xf32>) {
   "linalg_ext.custom"(%x) <{operandSegmentSizes = array<i32: 1, 0>}> ({
@@ -64,3 +64,57 @@ func.func @scalar_input(%s: f32, %o: tensor<4xf32>) {
   return
 }
 // CHECK: 'linalg_ext.custom' op expected input #0 to be a ranked tensor or memref, got f32
+
+// -----
+
+func.func @wrong_terminator(%o: tensor<4xf32>) {
+  %r = linalg_ext.custom outs(%o : tensor<4xf32>) {
+  ^bb0(%b: tensor<4xf32>):
+    linalg.yield %b : tensor<4xf32>
+  } -> tensor<4xf32>
+  return
+}
+// CHECK: 'linalg_ext.custom' op expected the region to end with linalg_ext.yield
+
+// -----
+
+func.func @no_block(%o: tensor<4xf32>) {
+  %r = linalg_ext.custom outs(%o : tensor<4xf32>) {
+  } -> tensor<4xf32>
+  return
+}
+// CHECK: 'linalg_ext.custom' op expected a region with one block, got 0
+
+// On tensors the results come from the yield, so it cannot be left implicit.
+// -----
+
+func.func @tensor_body_without_yield(%o: tensor<4xf32>) {
+  %r = linalg_ext.custom outs(%o : tensor<4xf32>) {
+  ^bb0(%b: tensor<4xf32>):
+    "vendor.work"(%b) : (tensor<4xf32>) -> ()
+  } -> tensor<4xf32>
+  return
+}
+// CHECK: 'linalg_ext.custom' op expected the region to yield 1 value (one per output, of its type), got 0
+
+// -----
+
+func.func @memref_yields_some(%a: memref<4xf32>, %o: memref<4xf32>) {
+  linalg_ext.custom outs(%a, %o : memref<4xf32>, memref<4xf32>) {
+  ^bb0(%x: memref<4xf32>, %y: memref<4xf32>):
+    linalg_ext.yield %x : memref<4xf32>
+  }
+  return
+}
+// CHECK: 'linalg_ext.custom' op expected the region to yield 2 values (one per output, of its type, or none on memrefs), got 1
+
+// -----
+
+func.func @no_outs_keyword(%a: tensor<4xf32>) {
+  %r = linalg_ext.custom ins(%a : tensor<4xf32>) {
+  ^bb0(%x: tensor<4xf32>):
+    linalg_ext.yield
+  }
+  return
+}
+// CHECK: Expected 'outs' in 'linalg_ext.custom'

@@ -73,3 +73,11 @@ func.func @yield_outside_linalg_ext(%x: tensor<4xf32>, %o: tensor<4xf32>) {
   return
 }
 // CHECK: 'linalg_ext.yield' op expects its parent op to be one of 'linalg_ext.scan', 'linalg_ext.scatter', 'linalg_ext.topk', 'linalg_ext.custom', got 'linalg.generic'
+
+// -----
+
+func.func @diag_not_square_under_dynamic_input(%v: tensor<?xf32>, %o: tensor<3x5xf32>) {
+  %r = linalg_ext.diag ins(%v : tensor<?xf32>) outs(%o : tensor<3x5xf32>) : tensor<3x5xf32>
+  return
+}
+// CHECK: 'linalg_ext.diag' op expected output to be square in its last two dimensions, got tensor<3x5xf32>

@@ -162,3 +162,38 @@ func.func @yield_type(%x: tensor<8xf32>, %c: tensor<f32>) {
   return
 }
 // CHECK: 'linalg_ext.scan' op expected yielded value #0 to be of type f32, got f16
+
+// -----
+
+func.func @output_rank(%x: tensor<8x3xf32>, %o: tensor<24xf32>, %c: tensor<3xf32>) {
+  %r:2 = linalg_ext.scan dimension(0) inclusive(true) ins(%x : tensor<8x3xf32>) outs(%o, %c : tensor<24xf32>, tensor<3xf32>) {
+  ^bb0(%a: f32, %b: f32):
+    linalg_ext.yield %a : f32
+  } -> tensor<24xf32>, tensor<3xf32>
+  return
+}
+// CHECK: 'linalg_ext.scan' op expected output to have rank 2, got tensor<24xf32>
+
+// -----
+
+func.func @accumulator_disagrees_with_output_under_dynamic_input(%x: tensor<?x?xf32>, %o: tensor<5x3xf32>, %c: tensor<4xf32>) {
+  %r:2 = linalg_ext.scan dimension(0) inclusive(true) ins(%x : tensor<?x?xf32>) outs(%o, %c : tensor<5x3xf32>, tensor<4xf32>) {
+  ^bb0(%a: f32, %b: f32):
+    linalg_ext.yield %a : f32
+  } -> tensor<5x3xf32>, tensor<4xf32>
+  return
+}
+// CHECK: 'linalg_ext.scan' op expected accumulator shape to be compatible with [3], got tensor<4xf32>
+
+// -----
+
+func.func @two_blocks(%x: tensor<8xf32>, %c: tensor<f32>) {
+  %r:2 = linalg_ext.scan dimension(0) inclusive(true) ins(%x : tensor<8xf32>) outs(%x, %c : tensor<8xf32>, tensor<f32>) {
+  ^bb0(%a: f32, %b: f32):
+    linalg_ext.yield %a : f32
+  ^bb1(%d: f32, %e: f32):
+    linalg_ext.yield %d : f32
+  } -> tensor<8xf32>, tensor<f32>
+  return
+}
+// CHECK: 'linalg_ext.scan' op expected a region with one block, got 2

@@ -165,3 +165,14 @@ func.func @yield_type(%i: tensor<4x1xi64>, %u: tensor<4xf32>, %s: tensor<10xf32>
   return
 }
 // CHECK: 'linalg_ext.scatter' op expected yielded value #0 to be of type f32, got i1
+
+// -----
+
+func.func @wrong_terminator(%i: tensor<4x1xi64>, %u: tensor<4xf32>, %s: tensor<10xf32>) {
+  %r = linalg_ext.scatter ins(%i, %u : tensor<4x1xi64>, tensor<4xf32>) outs(%s : tensor<10xf32>) {
+  ^bb0(%a: f32, %b: f32):
+    linalg.yield %b : f32
+  } -> tensor<10xf32>
+  return
+}
+// CHECK: 'linalg_ext.scatter' op expected the region to end with linalg_ext.yield

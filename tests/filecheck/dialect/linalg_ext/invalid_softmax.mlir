@@ -177,3 +177,60 @@ func.func @unnorm_output_count(%x: tensor<4x8xf32>, %m: tensor<4xf32>) {
   return
 }
 // CHECK: 'linalg_ext.unnorm_softmax' op expected 4 output operands (output, max, accumulator, scale), got 5
+
+// -----
+
+func.func @accumulator_element_type(%x: tensor<4x8xf32>, %m: tensor<4xf32>, %a: tensor<4xf16>) {
+  %r:4 = linalg_ext.softmax dimension(1) ins(%x : tensor<4x8xf32>) outs(%x, %m, %a, %m : tensor<4x8xf32>, tensor<4xf32>, tensor<4xf16>, tensor<4xf32>) : tensor<4x8xf32>, tensor<4xf32>, tensor<4xf16>, tensor<4xf32>
+  return
+}
+// CHECK: 'linalg_ext.softmax' op expected accumulator element type to match input element type f32, got f16
+
+// -----
+
+func.func @scale_element_type(%x: tensor<4x8xf32>, %m: tensor<4xf32>, %s: tensor<4xbf16>) {
+  %r:4 = linalg_ext.softmax dimension(1) ins(%x : tensor<4x8xf32>) outs(%x, %m, %m, %s : tensor<4x8xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xbf16>) : tensor<4x8xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xbf16>
+  return
+}
+// CHECK: 'linalg_ext.softmax' op expected scale element type to match input element type f32, got bf16
+
+// -----
+
+func.func @max_rank(%x: tensor<4x8xf32>, %m: tensor<4xf32>, %w: tensor<f32>) {
+  %r:4 = linalg_ext.softmax dimension(1) ins(%x : tensor<4x8xf32>) outs(%x, %w, %m, %m : tensor<4x8xf32>, tensor<f32>, tensor<4xf32>, tensor<4xf32>) : tensor<4x8xf32>, tensor<f32>, tensor<4xf32>, tensor<4xf32>
+  return
+}
+// CHECK: 'linalg_ext.softmax' op expected max to have rank 1, got tensor<f32>
+
+// A dynamic input extent does not let two statistics disagree with each other.
+// -----
+
+func.func @statistics_disagree_under_dynamic_input(%x: tensor<?x8xf32>, %o: tensor<?x8xf32>, %m: tensor<?xf32>, %a: tensor<4xf32>, %s: tensor<5xf32>) {
+  %r:4 = linalg_ext.softmax dimension(1) ins(%x : tensor<?x8xf32>) outs(%o, %m, %a, %s : tensor<?x8xf32>, tensor<?xf32>, tensor<4xf32>, tensor<5xf32>) : tensor<?x8xf32>, tensor<?xf32>, tensor<4xf32>, tensor<5xf32>
+  return
+}
+// CHECK: 'linalg_ext.softmax' op expected scale shape to be compatible with [4], got tensor<5xf32>
+
+// -----
+
+func.func @output_and_max_disagree_under_dynamic_input(%x: tensor<?x8xf32>, %o: tensor<3x8xf32>, %m: tensor<4xf32>) {
+  %r:4 = linalg_ext.softmax dimension(1) ins(%x : tensor<?x8xf32>) outs(%o, %m, %m, %m : tensor<3x8xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>) : tensor<3x8xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>
+  return
+}
+// CHECK: 'linalg_ext.softmax' op expected max shape to be compatible with [3], got tensor<4xf32>
+
+// -----
+
+func.func @unranked_operand(%x: tensor<*xf32>, %o: tensor<4x8xf32>, %m: tensor<4xf32>) {
+  %r:4 = linalg_ext.softmax dimension(1) ins(%x : tensor<*xf32>) outs(%o, %m, %m, %m : tensor<4x8xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>) : tensor<4x8xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>
+  return
+}
+// CHECK: 'linalg_ext.softmax' op expected input #0 to be a ranked tensor or memref, got tensor<*xf32>
+
+// -----
+
+func.func @vector_operand(%x: tensor<4x8xf32>, %o: vector<4x8xf32>, %m: tensor<4xf32>) {
+  %r:3 = linalg_ext.softmax dimension(1) ins(%x : tensor<4x8xf32>) outs(%o, %m, %m, %m : vector<4x8xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>) : tensor<4xf32>, tensor<4xf32>, tensor<4xf32>
+  return
+}
+// CHECK: 'linalg_ext.softmax' op expected output #0 to be a ranked tensor or memref, got vector<4x8xf32>

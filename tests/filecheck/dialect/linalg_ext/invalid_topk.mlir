@@ -141,7 +141,7 @@ func.func @k_exceeds_input(%v: tensor<8x20xf32>, %ov: tensor<8x21xf32>, %oi: ten
   } -> tensor<8x21xf32>, tensor<8x21xi32>
   return
 }
-// CHECK: 'linalg_ext.topk' op expected K (21, output values along dimension 1) not to exceed the input extent along that dimension (20)
+// CHECK: 'linalg_ext.topk' op expected K (21, the outputs' extent along dimension 1) not to exceed the input extent along that dimension (20)
 
 // -----
 
@@ -177,3 +177,100 @@ func.func @comparator_argument_type(%v: tensor<8x20xf32>, %ov: tensor<8x3xf32>, 
   return
 }
 // CHECK: 'linalg_ext.topk' op expected region argument #0 to be of type f32, got i32
+
+// -----
+
+func.func @input_indices_rank(%v: tensor<8x20xf32>, %i: tensor<160xi32>, %ov: tensor<8x3xf32>, %oi: tensor<8x3xi32>) {
+  %r:2 = linalg_ext.topk dimension(1) ins(%v, %i : tensor<8x20xf32>, tensor<160xi32>) outs(%ov, %oi : tensor<8x3xf32>, tensor<8x3xi32>) {
+  ^bb0(%a: f32, %b: f32):
+    %c = arith.cmpf ogt, %a, %b : f32
+    linalg_ext.yield %c : i1
+  } -> tensor<8x3xf32>, tensor<8x3xi32>
+  return
+}
+// CHECK: 'linalg_ext.topk' op expected input indices to have rank 2, got tensor<160xi32>
+
+// -----
+
+func.func @output_indices_rank(%v: tensor<8x20xf32>, %ov: tensor<8x3xf32>, %oi: tensor<24xi32>) {
+  %r:2 = linalg_ext.topk dimension(1) ins(%v : tensor<8x20xf32>) outs(%ov, %oi : tensor<8x3xf32>, tensor<24xi32>) {
+  ^bb0(%a: f32, %b: f32):
+    %c = arith.cmpf ogt, %a, %b : f32
+    linalg_ext.yield %c : i1
+  } -> tensor<8x3xf32>, tensor<24xi32>
+  return
+}
+// CHECK: 'linalg_ext.topk' op expected output indices to have rank 2, got tensor<24xi32>
+
+// Output values of unknown shape do not let output indices disagree with the input.
+// -----
+
+func.func @output_indices_batch_under_dynamic_values(%v: tensor<8x20xf32>, %ov: tensor<?x?xf32>, %oi: tensor<9x3xi32>) {
+  %r:2 = linalg_ext.topk dimension(1) ins(%v : tensor<8x20xf32>) outs(%ov, %oi : tensor<?x?xf32>, tensor<9x3xi32>) {
+  ^bb0(%a: f32, %b: f32):
+    %c = arith.cmpf ogt, %a, %b : f32
+    linalg_ext.yield %c : i1
+  } -> tensor<?x?xf32>, tensor<9x3xi32>
+  return
+}
+// CHECK: 'linalg_ext.topk' op expected output indices shape to be compatible with [8, ?], got tensor<9x3xi32>
+
+// -----
+
+func.func @k_from_output_indices(%v: tensor<8x20xf32>, %ov: tensor<8x?xf32>, %oi: tensor<8x25xi32>) {
+  %r:2 = linalg_ext.topk dimension(1) ins(%v : tensor<8x20xf32>) outs(%ov, %oi : tensor<8x?xf32>, tensor<8x25xi32>) {
+  ^bb0(%a: f32, %b: f32):
+    %c = arith.cmpf ogt, %a, %b : f32
+    linalg_ext.yield %c : i1
+  } -> tensor<8x?xf32>, tensor<8x25xi32>
+  return
+}
+// CHECK: 'linalg_ext.topk' op expected K (25, the outputs' extent along dimension 1) not to exceed the input extent along that dimension (20)
+
+// -----
+
+func.func @n_from_input_indices(%v: tensor<8x?xf32>, %i: tensor<8x5xi32>, %ov: tensor<8x7xf32>, %oi: tensor<8x7xi32>) {
+  %r:2 = linalg_ext.topk dimension(1) ins(%v, %i : tensor<8x?xf32>, tensor<8x5xi32>) outs(%ov, %oi : tensor<8x7xf32>, tensor<8x7xi32>) {
+  ^bb0(%a: f32, %b: f32):
+    %c = arith.cmpf ogt, %a, %b : f32
+    linalg_ext.yield %c : i1
+  } -> tensor<8x7xf32>, tensor<8x7xi32>
+  return
+}
+// CHECK: 'linalg_ext.topk' op expected K (7, the outputs' extent along dimension 1) not to exceed the input extent along that dimension (5)
+
+// -----
+
+func.func @comparator_arity(%v: tensor<8x20xf32>, %ov: tensor<8x3xf32>, %oi: tensor<8x3xi32>) {
+  %r:2 = linalg_ext.topk dimension(1) ins(%v : tensor<8x20xf32>) outs(%ov, %oi : tensor<8x3xf32>, tensor<8x3xi32>) {
+  ^bb0(%a: f32):
+    %t = arith.constant true
+    linalg_ext.yield %t : i1
+  } -> tensor<8x3xf32>, tensor<8x3xi32>
+  return
+}
+// CHECK: 'linalg_ext.topk' op expected the region to take 2 arguments (lhs value, rhs value), got 1
+
+// -----
+
+func.func @comparator_terminator(%v: tensor<8x20xf32>, %ov: tensor<8x3xf32>, %oi: tensor<8x3xi32>) {
+  %r:2 = linalg_ext.topk dimension(1) ins(%v : tensor<8x20xf32>) outs(%ov, %oi : tensor<8x3xf32>, tensor<8x3xi32>) {
+  ^bb0(%a: f32, %b: f32):
+    %c = arith.cmpf ogt, %a, %b : f32
+    linalg.yield %c : i1
+  } -> tensor<8x3xf32>, tensor<8x3xi32>
+  return
+}
+// CHECK: 'linalg_ext.topk' op expected the region to end with linalg_ext.yield
+
+// -----
+
+func.func @comparator_yields_two(%v: tensor<8x20xf32>, %ov: tensor<8x3xf32>, %oi: tensor<8x3xi32>) {
+  %r:2 = linalg_ext.topk dimension(1) ins(%v : tensor<8x20xf32>) outs(%ov, %oi : tensor<8x3xf32>, tensor<8x3xi32>) {
+  ^bb0(%a: f32, %b: f32):
+    %c = arith.cmpf ogt, %a, %b : f32
+    linalg_ext.yield %c, %c : i1, i1
+  } -> tensor<8x3xf32>, tensor<8x3xi32>
+  return
+}
+// CHECK: 'linalg_ext.topk' op expected the region to yield 1 value (lhs comes first), got 2

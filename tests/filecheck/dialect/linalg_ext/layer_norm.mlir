@@ -36,3 +36,11 @@ func.func @ln_memref(%x: memref<8x128xf32>, %w: memref<128xf32>, %b: memref<128x
 }
 // CHECK-NEXT: linalg_ext.layer_norm axis([1]) epsilon(1.000000e-06) ins(%x, %w, %b : memref<8x128xf32>, memref<128xf32>, memref<128xf32>) outs(%o, %mean, %rstd : memref<8x128xf32>, memref<8xf32>, memref<8xf32>)
 // CHECK-NEXT: func.return
+
+// MLIR also accepts typed elements in an I64ArrayAttr; they print untyped.
+// CHECK-LABEL: func.func @ln_typed_axis
+func.func @ln_typed_axis(%x: tensor<3x4xf32>) -> tensor<3x4xf32> {
+  %r = linalg_ext.layer_norm axis([1 : i64]) epsilon(1.0E-5) ins(%x : tensor<3x4xf32>) outs(%x : tensor<3x4xf32>) : tensor<3x4xf32>
+  return %r : tensor<3x4xf32>
+}
+// CHECK-NEXT: %r = linalg_ext.layer_norm axis([1]) epsilon(1.000000e-05) ins(%x : tensor<3x4xf32>) outs(%x : tensor<3x4xf32>) : tensor<3x4xf32>
