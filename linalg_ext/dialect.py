@@ -67,7 +67,7 @@ from xdsl.traits import (
 )
 from xdsl.utils.exceptions import VerifyException
 
-from linalg_ext.assembly import I64ArrayList
+from linalg_ext.assembly import I64ArrayList, MlirF64
 from linalg_ext.shaped import (
     Shape,
     drop_dims,
@@ -804,10 +804,11 @@ class LayerNormOp(LinalgExtDpsOp):
     axis = prop_def(ArrayAttr[IntegerAttr[I64]])
     epsilon = prop_def(FloatAttr[Float64Type])
 
-    custom_directives = (I64ArrayList,)
+    custom_directives = (I64ArrayList, MlirF64)
     assembly_format = (
         "attr-dict `axis` `(` custom<I64ArrayList>($axis) `)` "
-        f"`epsilon` `(` $epsilon `)` {_INS} {_OUTS} (`:` type($res)^)?"
+        f"`epsilon` `(` custom<MlirF64>($epsilon) `)` {_INS} {_OUTS} "
+        "(`:` type($res)^)?"
     )
 
     def __init__(

@@ -9,7 +9,7 @@ func.func @ln_affine(%x: tensor<4x16x64xf32>, %w: tensor<64xf32>, %b: tensor<64x
   %r = linalg_ext.layer_norm axis([2]) epsilon(9.9999999747524271E-7) ins(%x, %w, %b : tensor<4x16x64xf32>, tensor<64xf32>, tensor<64xf32>) outs(%o : tensor<4x16x64xf32>) : tensor<4x16x64xf32>
   return %r : tensor<4x16x64xf32>
 }
-// CHECK-NEXT: %r = linalg_ext.layer_norm axis([2]) epsilon(9.9999999747524271e-07) ins(%x, %w, %b : tensor<4x16x64xf32>, tensor<64xf32>, tensor<64xf32>) outs(%o : tensor<4x16x64xf32>) : tensor<4x16x64xf32>
+// CHECK-NEXT: %r = linalg_ext.layer_norm axis([2]) epsilon(9.9999999747524271E-7) ins(%x, %w, %b : tensor<4x16x64xf32>, tensor<64xf32>, tensor<64xf32>) outs(%o : tensor<4x16x64xf32>) : tensor<4x16x64xf32>
 
 // No weight or bias; mean and rstd requested; two normalised axes.
 // CHECK-LABEL: func.func @ln_statistics
@@ -44,3 +44,17 @@ func.func @ln_typed_axis(%x: tensor<3x4xf32>) -> tensor<3x4xf32> {
   return %r : tensor<3x4xf32>
 }
 // CHECK-NEXT: %r = linalg_ext.layer_norm axis([1]) epsilon(1.000000e-05) ins(%x : tensor<3x4xf32>) outs(%x : tensor<3x4xf32>) : tensor<3x4xf32>
+
+// Epsilon is printed as MLIR prints it, so text written by ByteIR comes back
+// unchanged: six digits when they suffice, else APFloat's 17-digit form.
+// Hexadecimal bit patterns parse as in MLIR.
+// CHECK-LABEL: func.func @ln_epsilon_spellings
+func.func @ln_epsilon_spellings(%x: tensor<3x4xf32>) -> (tensor<3x4xf32>, tensor<3x4xf32>, tensor<3x4xf32>) {
+  %a = linalg_ext.layer_norm axis([1]) epsilon(9.9999997473787516E-6) ins(%x : tensor<3x4xf32>) outs(%x : tensor<3x4xf32>) : tensor<3x4xf32>
+  %b = linalg_ext.layer_norm axis([1]) epsilon(0x3EB0C6F7A0B5ED8D) ins(%x : tensor<3x4xf32>) outs(%x : tensor<3x4xf32>) : tensor<3x4xf32>
+  %c = linalg_ext.layer_norm axis([1]) epsilon(0.001234567) ins(%x : tensor<3x4xf32>) outs(%x : tensor<3x4xf32>) : tensor<3x4xf32>
+  return %a, %b, %c : tensor<3x4xf32>, tensor<3x4xf32>, tensor<3x4xf32>
+}
+// CHECK-NEXT: %a = linalg_ext.layer_norm axis([1]) epsilon(9.9999997473787516E-6)
+// CHECK-NEXT: %b = linalg_ext.layer_norm axis([1]) epsilon(1.000000e-06)
+// CHECK-NEXT: %c = linalg_ext.layer_norm axis([1]) epsilon(0.001234567)
