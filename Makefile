@@ -7,7 +7,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: all venv test lit pytest demo clean
+.PHONY: all venv test lint lit pytest demo clean
 
 all: test
 
@@ -19,12 +19,19 @@ $(STAMP): pyproject.toml
 
 venv: $(STAMP)
 
-## make test: the whole suite, lit over tests/filecheck then pytest over tests/unit.
+PY_SOURCES := linalg_ext passes tests setup.py
+
+## make test: the whole suite: ruff, lit over tests/filecheck, pytest over tests/unit.
 test: $(STAMP)
 	@status=0; \
+	$(BIN)/ruff check $(PY_SOURCES) && $(BIN)/ruff format --check $(PY_SOURCES) || status=1; \
 	$(BIN)/lit -sv tests/filecheck || status=1; \
 	$(BIN)/python -m pytest -q tests/unit || status=1; \
 	exit $$status
+
+lint: $(STAMP)
+	$(BIN)/ruff check $(PY_SOURCES)
+	$(BIN)/ruff format --check $(PY_SOURCES)
 
 lit: $(STAMP)
 	$(BIN)/lit -sv tests/filecheck

@@ -78,7 +78,9 @@ def _f64_bits(value: float) -> int:
     return int.from_bytes(_F64.pack(value), "little")
 
 
-def _round_half_up_digits(digits: str, exponent: int, precision: int) -> tuple[str, int]:
+def _round_half_up_digits(
+    digits: str, exponent: int, precision: int
+) -> tuple[str, int]:
     """Keep `precision` significant digits of `digits`·10^`exponent`, rounding
     half up on the first dropped digit alone and dropping trailing zeros, as
     LLVM's APFloat does."""

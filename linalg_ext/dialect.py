@@ -24,7 +24,6 @@ from typing import ClassVar, NoReturn
 
 from xdsl.builder import Builder
 from xdsl.dialects import arith
-from xdsl.dialects.linalg import ops as upstream_linalg
 from xdsl.dialects.builtin import (
     I64,
     AnyFloat,
@@ -41,6 +40,7 @@ from xdsl.dialects.builtin import (
     TensorType,
     i1,
 )
+from xdsl.dialects.linalg import ops as upstream_linalg
 from xdsl.dialects.utils import AbstractYieldOperation
 from xdsl.ir import Attribute, BlockArgument, Dialect, Operation, Region, SSAValue
 from xdsl.irdl import (
@@ -80,7 +80,6 @@ from linalg_ext.shaped import (
     shapes_compatible,
 )
 
-
 BATCH_MATMUL_LAYOUTS = ("nn", "nt", "tn", "tt")
 
 
@@ -102,7 +101,9 @@ def _expect_count(
 ) -> None:
     if got not in allowed:
         expected = " or ".join(str(n) for n in allowed[:-1])
-        expected += (" or " if expected else "") + _count(allowed[-1], f"{what} operand")
+        expected += (" or " if expected else "") + _count(
+            allowed[-1], f"{what} operand"
+        )
         op_error(op, f"expected {expected} ({names}), got {got}")
 
 
@@ -178,7 +179,9 @@ def _verify_destination_style(
     """
     for role, value in operand_roles:
         if not is_ranked_shaped(value.type):
-            op_error(op, f"expected {role} to be a ranked tensor or memref, got {value.type}")
+            op_error(
+                op, f"expected {role} to be a ranked tensor or memref, got {value.type}"
+            )
     shaped = [value.type for _, value in operand_roles]
     has_tensor = any(isinstance(t, TensorType) for t in shaped)
     has_memref = any(isinstance(t, MemRefType) for t in shaped)
@@ -186,9 +189,7 @@ def _verify_destination_style(
         op_error(op, "expected all operands to be tensors or all to be memrefs")
     if has_memref:
         if results:
-            op_error(
-                op, f"expected no results on memref operands, got {len(results)}"
-            )
+            op_error(op, f"expected no results on memref operands, got {len(results)}")
         return
     if len(results) != len(outputs):
         op_error(
@@ -357,9 +358,7 @@ class LinalgExtDpsOp(IRDLOperation, ABC):
     ):
         super().__init__(
             operands=[inputs, outputs],
-            result_types=[
-                [o.type for o in outputs if isinstance(o.type, TensorType)]
-            ],
+            result_types=[[o.type for o in outputs if isinstance(o.type, TensorType)]],
             properties=properties,
             attributes=attributes,
             regions=regions,
@@ -752,7 +751,8 @@ class TopkOp(LinalgExtDpsOp):
         _expect_integer_elements(self, "output indices", out_indices_type)
         if rank_of(out_values_type) != rank:
             op_error(
-                self, f"expected output values to have rank {rank}, got {out_values_type}"
+                self,
+                f"expected output values to have rank {rank}, got {out_values_type}",
             )
         # The outputs have the input's shape but along `dimension`, where both
         # have the extent K.
@@ -763,9 +763,7 @@ class TopkOp(LinalgExtDpsOp):
             out_values_type,
             values_shape[:dimension] + (k_extent,) + values_shape[dimension + 1 :],
         )
-        out_shape = _expect_shape(
-            self, "output indices", out_indices_type, out_shape
-        )
+        out_shape = _expect_shape(self, "output indices", out_indices_type, out_shape)
         k, n = out_shape[dimension], values_shape[dimension]
         if k >= 0 and n >= 0 and k > n:
             op_error(
@@ -1145,7 +1143,9 @@ class BatchMatmulOp(IRDLOperation):
             self.outputs,
             self.res,
         )
-        lhs_type, rhs_type, init_type = (v.type for v in (self.lhs, self.rhs, self.init))
+        lhs_type, rhs_type, init_type = (
+            v.type for v in (self.lhs, self.rhs, self.init)
+        )
         assert isinstance(lhs_type, ShapedType)
         assert isinstance(rhs_type, ShapedType)
         assert isinstance(init_type, ShapedType)
@@ -1182,9 +1182,7 @@ class BatchMatmulOp(IRDLOperation):
         lhs, rhs, init = shape_of(lhs_type), shape_of(rhs_type), shape_of(init_type)
         for index in range(rank - 2):
             extents = (lhs[index], rhs[index], init[index])
-            if not all(
-                extents_compatible(a, b) for a in extents for b in extents
-            ):
+            if not all(extents_compatible(a, b) for a in extents for b in extents):
                 op_error(
                     self,
                     f"expected batch dimension #{index} to agree, got "

@@ -16,7 +16,9 @@ FILECHECK_DIALECT_DIR = REPO / "tests" / "filecheck" / "dialect" / "linalg_ext"
 
 
 def parse_module(text: str, *, allow_unregistered: bool = True) -> ModuleOp:
-    module = Parser(make_context(allow_unregistered=allow_unregistered), text).parse_module()
+    module = Parser(
+        make_context(allow_unregistered=allow_unregistered), text
+    ).parse_module()
     module.verify()
     return module
 
@@ -30,6 +32,7 @@ def print_module(module: ModuleOp, *, generic: bool = False) -> str:
 def roundtrip_inputs() -> list[Path]:
     """The valid programs of the FileCheck suite (the invalid ones are not)."""
     return sorted(
-        p for p in FILECHECK_DIALECT_DIR.glob("*.mlir") if not p.name.startswith("invalid")
+        p
+        for p in FILECHECK_DIALECT_DIR.glob("*.mlir")
+        if not p.name.startswith("invalid")
     )
-

@@ -20,9 +20,8 @@ from xdsl.ir import Block, Region
 from xdsl.utils.exceptions import VerifyException
 from xdsl.utils.test_value import create_ssa_value
 
-from linalg_ext import dialect as le
-
 from helpers import parse_module, print_module
+from linalg_ext import dialect as le
 
 
 def tensor(*shape, element=f32):
@@ -97,7 +96,9 @@ def test_scatter_topk_custom_builders():
     topk.verify()
 
     out = tensor(4)
-    custom = le.CustomOp([], [out], combiner([out.type], lambda args: [le.YieldOp(args[0])]))
+    custom = le.CustomOp(
+        [], [out], combiner([out.type], lambda args: [le.YieldOp(args[0])])
+    )
     custom.verify()
     assert custom.res[0].type == out.type
 
@@ -128,7 +129,12 @@ def test_alias_builder():
         (i8, i8, i32, ["arith.extsi", "arith.extsi"]),
         (BFloat16Type(), BFloat16Type(), f32, ["arith.extf", "arith.extf"]),
         (i8, f32, f32, ["arith.sitofp"]),
-        (Float32Type(), Float32Type(), BFloat16Type(), ["arith.truncf", "arith.truncf"]),
+        (
+            Float32Type(),
+            Float32Type(),
+            BFloat16Type(),
+            ["arith.truncf", "arith.truncf"],
+        ),
     ],
 )
 def test_batch_matmul_body_casts_to_the_init_element_type(lhs, rhs, out, casts):
@@ -147,10 +153,14 @@ def test_batch_matmul_body_casts_to_the_init_element_type(lhs, rhs, out, casts):
 
 
 def test_batch_matmul_tensor_and_memref_forms():
-    tensor_op = le.BatchMatmulOp(tensor(2, 4, 8), tensor(2, 3, 8), tensor(2, 4, 3), "nt")
+    tensor_op = le.BatchMatmulOp(
+        tensor(2, 4, 8), tensor(2, 3, 8), tensor(2, 4, 3), "nt"
+    )
     tensor_op.verify()
     assert [r.type for r in tensor_op.res] == [tensor_op.init.type]
-    memref_op = le.BatchMatmulOp(memref(2, 8, 4), memref(2, 8, 3), memref(2, 4, 3), "tn")
+    memref_op = le.BatchMatmulOp(
+        memref(2, 8, 4), memref(2, 8, 3), memref(2, 4, 3), "tn"
+    )
     memref_op.verify()
     assert len(memref_op.res) == 0
 
@@ -159,14 +169,20 @@ def test_verifier_error_names_the_op_and_the_rule():
     op = le.SoftmaxOp(
         tensor(4, 8), [tensor(4, 8), tensor(4), tensor(4), tensor(8)], dimension=1
     )
-    with pytest.raises(VerifyException, match=r"^'linalg_ext.softmax' op expected scale"):
+    with pytest.raises(
+        VerifyException, match=r"^'linalg_ext.softmax' op expected scale"
+    ):
         op.verify()
 
 
 def test_built_ops_print_in_byteir_syntax():
     # Build a whole function and check it prints as ByteIR writes it and
     # parses back to the same IR.
-    arg_types = [TensorType(f32, (2, 4, 8)), TensorType(f32, (2, 8, 3)), TensorType(f32, (2, 4, 3))]
+    arg_types = [
+        TensorType(f32, (2, 4, 8)),
+        TensorType(f32, (2, 8, 3)),
+        TensorType(f32, (2, 4, 3)),
+    ]
     block = Block(arg_types=arg_types)
     bmm = le.BatchMatmulOp(*block.args, "nn")
     block.add_ops([bmm, func.ReturnOp(bmm.res[0])])
@@ -174,7 +190,10 @@ def test_built_ops_print_in_byteir_syntax():
     module = ModuleOp([function])
     module.verify()
     text = print_module(module)
-    assert 'linalg_ext.batch_matmul ins(%0, %1 : tensor<2x4x8xf32>, tensor<2x8x3xf32>) outs(%2 : tensor<2x4x3xf32>) layout = "nn"' in text
+    assert (
+        'linalg_ext.batch_matmul ins(%0, %1 : tensor<2x4x8xf32>, tensor<2x8x3xf32>) outs(%2 : tensor<2x4x3xf32>) layout = "nn"'
+        in text
+    )
     assert parse_module(text).is_structurally_equivalent(module)
 
 

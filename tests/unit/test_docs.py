@@ -34,7 +34,10 @@ def test_index_and_dialect_page_link_every_op():
     for page in ("index.md", "dialect.md"):
         text = (DOCS / page).read_text()
         for op_name in OP_NAMES:
-            assert f"ops/{op_name.removeprefix('linalg_ext.')}.md" in text, (page, op_name)
+            assert f"ops/{op_name.removeprefix('linalg_ext.')}.md" in text, (
+                page,
+                op_name,
+            )
 
 
 def test_readme_gives_the_two_commands():

@@ -47,11 +47,23 @@ def sample_values() -> list[float]:
         # Epsilons usually come from f32 constants widened to f64.
         values.append(f32_rounded(sign * 10 ** rng.uniform(-37, 37)))
     values += [float(i) for i in range(0, 3000, 37)]
-    values += [0.5, 1e-3, 1e-4, 9.999e-4, 1e16, 1e17, 5e-324, 1.7976931348623157e308, -0.0]
+    values += [
+        0.5,
+        1e-3,
+        1e-4,
+        9.999e-4,
+        1e16,
+        1e17,
+        5e-324,
+        1.7976931348623157e308,
+        -0.0,
+    ]
     return values
 
 
-@pytest.mark.skipif(shutil.which("mlir-opt-22") is None, reason="mlir-opt-22 is not installed")
+@pytest.mark.skipif(
+    shutil.which("mlir-opt-22") is None, reason="mlir-opt-22 is not installed"
+)
 def test_matches_upstream_mlir():
     values = sample_values()
     lines = ["func.func @f() {"]

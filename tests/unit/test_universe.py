@@ -11,8 +11,8 @@ from pathlib import Path
 from xdsl.universe import Universe
 
 from linalg_ext.dialect import LinalgExt
-from linalg_ext.universe import LINALG_EXT_UNIVERSE
 from linalg_ext.passes import ALL_PASSES
+from linalg_ext.universe import LINALG_EXT_UNIVERSE
 
 
 def test_entry_point_is_discovered():
