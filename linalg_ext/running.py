@@ -1,0 +1,106 @@
+"""Running functions of a module on the CPU interpreter, with numpy values.
+
+`run_function` is the one entry point tools and tests use: numpy arrays (or
+Python scalars) in, numpy arrays (or scalars) out, plus the arguments as the
+call left them, which is where a memref-form function's results are.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+from xdsl.dialects import func
+from xdsl.dialects.builtin import MemRefType, ModuleOp, TensorType
+from xdsl.interpreter import Interpreter
+from xdsl.interpreters.affine import AffineFunctions
+from xdsl.interpreters.arith import ArithFunctions
+from xdsl.interpreters.builtin import BuiltinFunctions
+from xdsl.interpreters.cf import CfFunctions
+from xdsl.interpreters.func import FuncFunctions
+from xdsl.interpreters.linalg import LinalgFunctions
+from xdsl.interpreters.math import MathFunctions
+from xdsl.interpreters.memref import MemRefFunctions
+from xdsl.interpreters.scf import ScfFunctions
+from xdsl.interpreters.shaped_array import ShapedArray
+from xdsl.interpreters.tensor import TensorFunctions
+from xdsl.utils.exceptions import InterpretationError
+
+from linalg_ext.semantics import LinalgExtFunctions, UpstreamOpFunctions
+from linalg_ext.semantics.arrays import numpy_view, shaped_array
+
+INDEX_BITWIDTH = 64
+
+
+def make_interpreter(module: ModuleOp) -> Interpreter:
+    """An interpreter over `module` that knows xDSL's ops and ours."""
+    interpreter = Interpreter(module, index_bitwidth=INDEX_BITWIDTH)
+    for functions in (
+        AffineFunctions(),
+        ArithFunctions(),
+        BuiltinFunctions(),
+        CfFunctions(),
+        FuncFunctions(),
+        LinalgFunctions(),
+        MathFunctions(),
+        MemRefFunctions(),
+        ScfFunctions(),
+        TensorFunctions(),
+        LinalgExtFunctions(),
+    ):
+        interpreter.register_implementations(functions)
+    interpreter.register_implementations(UpstreamOpFunctions(), override=True)
+    return interpreter
+
+
+@dataclass
+class FunctionRun:
+    results: list[Any]
+    """The returned values, shaped ones as numpy arrays."""
+    arguments: list[Any]
+    """The arguments after the call: memrefs as the function left them."""
+
+
+def _to_python(value: Any) -> Any:
+    return numpy_view(value).copy() if isinstance(value, ShapedArray) else value
+
+
+def find_function(module: ModuleOp, name: str) -> func.FuncOp:
+    for op in module.walk():
+        if isinstance(op, func.FuncOp) and op.sym_name.data == name:
+            return op
+    raise InterpretationError(f"no function @{name} in the module")
+
+
+def run_function(module: ModuleOp, name: str, inputs: Sequence[Any]) -> FunctionRun:
+    """Call `@name` with `inputs` (numpy arrays for shaped arguments)."""
+    function = find_function(module, name)
+    arg_types = function.function_type.inputs.data
+    if len(inputs) != len(arg_types):
+        raise InterpretationError(
+            f"@{name} takes {len(arg_types)} arguments, got {len(inputs)}"
+        )
+    arguments: list[Any] = []
+    for index, (value, type_) in enumerate(zip(inputs, arg_types, strict=True)):
+        if isinstance(type_, TensorType | MemRefType):
+            array = np.asarray(value)
+            expected = type_.get_shape()
+            if len(expected) != array.ndim or any(
+                e >= 0 and e != s for e, s in zip(expected, array.shape, strict=True)
+            ):
+                raise InterpretationError(
+                    f"argument #{index} of @{name} has shape {list(array.shape)}, "
+                    f"which does not fit {type_}"
+                )
+            arguments.append(
+                shaped_array(array, type_.get_element_type(), INDEX_BITWIDTH)
+            )
+        else:
+            arguments.append(value.item() if isinstance(value, np.generic) else value)
+    results = make_interpreter(module).call_op(name, tuple(arguments))
+    return FunctionRun(
+        results=[_to_python(r) for r in results],
+        arguments=[_to_python(a) for a in arguments],
+    )
