@@ -9,11 +9,14 @@ from __future__ import annotations
 from xdsl.context import Context
 from xdsl.dialects import get_all_dialects
 
+from linalg_ext import compat
 from linalg_ext.universe import ALL_DIALECTS
 
 
 def make_context(*, allow_unregistered: bool = False) -> Context:
-    """xDSL's dialects plus this package's, registered lazily, as xdsl-opt does."""
+    """xDSL's dialects (with `linalg_ext.compat` applied) plus this package's,
+    registered lazily, as xdsl-opt does."""
+    compat.install()
     ctx = Context(allow_unregistered=allow_unregistered)
     for name, loader in {**get_all_dialects(), **ALL_DIALECTS}.items():
         ctx.register_dialect(name, loader)

@@ -30,6 +30,12 @@ from xdsl.utils.exceptions import InterpretationError
 
 from linalg_ext.semantics import LinalgExtFunctions, UpstreamOpFunctions
 from linalg_ext.semantics.arrays import numpy_view, shaped_array
+from linalg_ext.semantics.bufferization_ops import BufferizationOpFunctions
+from linalg_ext.semantics.compat_ops import CompatOpFunctions
+from linalg_ext.semantics.control_ops import ControlOpFunctions
+from linalg_ext.semantics.memref_ops import MemRefOpFunctions
+from linalg_ext.semantics.structured import StructuredOpFunctions
+from linalg_ext.semantics.tensor_ops import TensorOpFunctions
 
 INDEX_BITWIDTH = 64
 
@@ -51,7 +57,17 @@ def make_interpreter(module: ModuleOp) -> Interpreter:
         LinalgExtFunctions(),
     ):
         interpreter.register_implementations(functions)
-    interpreter.register_implementations(UpstreamOpFunctions(), override=True)
+    # Ours replace xDSL's where both exist.
+    for functions in (
+        UpstreamOpFunctions(),
+        StructuredOpFunctions(),
+        TensorOpFunctions(),
+        MemRefOpFunctions(),
+        BufferizationOpFunctions(),
+        ControlOpFunctions(),
+        CompatOpFunctions(),
+    ):
+        interpreter.register_implementations(functions, override=True)
     return interpreter
 
 

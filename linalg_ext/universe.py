@@ -11,7 +11,12 @@ from __future__ import annotations
 from xdsl.ir import Dialect
 from xdsl.universe import Universe
 
+from linalg_ext import compat
 from linalg_ext.passes import ALL_PASSES
+
+# xdsl-opt loads this module before it parses anything: the right moment to
+# add to xDSL's dialects what they lack.
+compat.install()
 
 
 def _linalg_ext_dialect() -> Dialect:
