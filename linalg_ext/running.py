@@ -13,7 +13,14 @@ from typing import Any
 
 import numpy as np
 from xdsl.dialects import func
-from xdsl.dialects.builtin import MemRefType, ModuleOp, TensorType
+from xdsl.dialects.builtin import (
+    AnyFloat,
+    IndexType,
+    IntegerType,
+    MemRefType,
+    ModuleOp,
+    TensorType,
+)
 from xdsl.interpreter import Interpreter
 from xdsl.interpreters.affine import AffineFunctions
 from xdsl.interpreters.arith import ArithFunctions
@@ -26,14 +33,16 @@ from xdsl.interpreters.memref import MemRefFunctions
 from xdsl.interpreters.scf import ScfFunctions
 from xdsl.interpreters.shaped_array import ShapedArray
 from xdsl.interpreters.tensor import TensorFunctions
+from xdsl.ir import Attribute
 from xdsl.utils.exceptions import InterpretationError
 
 from linalg_ext.semantics import LinalgExtFunctions, UpstreamOpFunctions
-from linalg_ext.semantics.arrays import numpy_view, shaped_array
+from linalg_ext.semantics.arrays import numpy_dtype, numpy_view, shaped_array
 from linalg_ext.semantics.bufferization_ops import BufferizationOpFunctions
 from linalg_ext.semantics.compat_ops import CompatOpFunctions
 from linalg_ext.semantics.control_ops import ControlOpFunctions
 from linalg_ext.semantics.memref_ops import MemRefOpFunctions
+from linalg_ext.semantics.scalar_ops import ScalarOpFunctions
 from linalg_ext.semantics.structured import StructuredOpFunctions
 from linalg_ext.semantics.tensor_ops import TensorOpFunctions
 
@@ -59,6 +68,7 @@ def make_interpreter(module: ModuleOp) -> Interpreter:
         interpreter.register_implementations(functions)
     # Ours replace xDSL's where both exist.
     for functions in (
+        ScalarOpFunctions(),
         UpstreamOpFunctions(),
         StructuredOpFunctions(),
         TensorOpFunctions(),
@@ -81,6 +91,17 @@ class FunctionRun:
 
 def _to_python(value: Any) -> Any:
     return numpy_view(value).copy() if isinstance(value, ShapedArray) else value
+
+
+def _scalar_argument(value: Any, type_: Attribute) -> Any:
+    """A scalar as the interpreter holds one of `type_`: floats rounded to
+    the type, integers wrapped to its width as signed values."""
+    if isinstance(type_, AnyFloat | IntegerType | IndexType):
+        dtype = numpy_dtype(type_, INDEX_BITWIDTH)
+        with np.errstate(all="ignore"):
+            converted = np.array(value).astype(dtype)
+        return converted.item()
+    return value.item() if isinstance(value, np.generic) else value
 
 
 def find_function(module: ModuleOp, name: str) -> func.FuncOp:
@@ -114,9 +135,53 @@ def run_function(module: ModuleOp, name: str, inputs: Sequence[Any]) -> Function
                 shaped_array(array, type_.get_element_type(), INDEX_BITWIDTH)
             )
         else:
-            arguments.append(value.item() if isinstance(value, np.generic) else value)
+            arguments.append(_scalar_argument(value, type_))
     results = make_interpreter(module).call_op(name, tuple(arguments))
     return FunctionRun(
         results=[_to_python(r) for r in results],
         arguments=[_to_python(a) for a in arguments],
     )
+
+
+DEFAULT_DIM_SIZE = 4
+"""The extent random inputs give a dynamic (`?`) dimension."""
+
+
+def _random_elements(
+    element_type: Attribute, shape: tuple[int, ...], rng: np.random.Generator
+) -> np.ndarray:
+    """Floats in [-1, 1]; integers small and signed; i1 0 or 1; index small
+    and non-negative (they are often sizes or offsets)."""
+    if isinstance(element_type, AnyFloat):
+        values = rng.uniform(-1.0, 1.0, size=shape)
+    elif isinstance(element_type, IndexType):
+        values = rng.integers(0, 4, size=shape)
+    elif isinstance(element_type, IntegerType) and element_type.width.data == 1:
+        values = rng.integers(0, 2, size=shape)
+    elif isinstance(element_type, IntegerType):
+        values = rng.integers(-4, 5, size=shape)
+    else:
+        raise InterpretationError(f"cannot make random values of type {element_type}")
+    return values.astype(numpy_dtype(element_type, INDEX_BITWIDTH))
+
+
+def random_inputs(
+    function: func.FuncOp,
+    rng: np.random.Generator,
+    dim_size: int = DEFAULT_DIM_SIZE,
+) -> list[Any]:
+    """Random arguments for `function`: numpy arrays for shaped arguments (every
+    dynamic extent `dim_size`), Python scalars for scalar ones."""
+    inputs: list[Any] = []
+    for index, type_ in enumerate(function.function_type.inputs.data):
+        try:
+            if isinstance(type_, TensorType | MemRefType):
+                shape = tuple(dim_size if e < 0 else e for e in type_.get_shape())
+                inputs.append(_random_elements(type_.get_element_type(), shape, rng))
+            else:
+                inputs.append(_random_elements(type_, (), rng).item())
+        except InterpretationError as error:
+            raise InterpretationError(
+                f"argument #{index} of @{function.sym_name.data}: {error}"
+            ) from error
+    return inputs

@@ -12,4 +12,14 @@ from collections.abc import Callable
 
 from xdsl.passes import ModulePass
 
-ALL_PASSES: dict[str, Callable[[], type[ModulePass]]] = {}
+
+def _test_perturb_constants() -> type[ModulePass]:
+    from linalg_ext.passes.test_perturb_constants import PerturbConstantsPass
+
+    return PerturbConstantsPass
+
+
+ALL_PASSES: dict[str, Callable[[], type[ModulePass]]] = {
+    # Test passes, as in MLIR, carry a `test-` prefix; they are not for use.
+    "test-perturb-constants": _test_perturb_constants,
+}

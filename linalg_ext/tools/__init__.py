@@ -1,0 +1,1 @@
+"""Command-line tools: `linalg-ext-run` and `linalg-ext-check`."""

@@ -1,0 +1,146 @@
+"""arith and math ops on scalars (linalg_ext.semantics.scalar_ops), against
+numpy or Python computing the same thing in the same precision."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+from xdsl.utils.exceptions import InterpretationError
+
+from helpers import parse_module
+from linalg_ext.running import run_function
+
+
+def run_scalar(body: str, arg_types: list[str], result_type: str, *args):
+    params = ", ".join(f"%a{i}: {t}" for i, t in enumerate(arg_types))
+    source = f"""
+    func.func @f({params}) -> {result_type} {{
+      %r = {body}
+      return %r : {result_type}
+    }}
+    """
+    (result,) = run_function(parse_module(source), "f", list(args)).results
+    return result
+
+
+F32 = np.float32
+
+FLOAT_UNARY = [
+    ("arith.negf", lambda x: -x),
+    ("math.absf", np.abs),
+    ("math.ceil", np.ceil),
+    ("math.floor", np.floor),
+    ("math.trunc", np.trunc),
+    ("math.roundeven", np.rint),
+    ("math.sqrt", np.sqrt),
+    ("math.rsqrt", lambda x: F32(1) / np.sqrt(x)),
+    ("math.exp", np.exp),
+    ("math.exp2", np.exp2),
+    ("math.expm1", np.expm1),
+    ("math.log", np.log),
+    ("math.log2", np.log2),
+    ("math.log10", np.log10),
+    ("math.log1p", np.log1p),
+    ("math.sin", np.sin),
+    ("math.cos", np.cos),
+    ("math.tan", np.tan),
+    ("math.tanh", np.tanh),
+    ("math.atan", np.arctan),
+    ("math.erf", lambda x: F32(math.erf(float(x)))),
+    ("math.cbrt", np.cbrt),
+]
+
+
+@pytest.mark.parametrize(
+    ("op", "reference"), FLOAT_UNARY, ids=[o for o, _ in FLOAT_UNARY]
+)
+def test_float_unary_in_f32(op, reference):
+    for value in (F32(0.7), F32(2.5), F32(1.3e-3)):
+        got = run_scalar(f"{op} %a0 : f32", ["f32"], "f32", float(value))
+        # Rounded to f32 after the op, as compiled code computes it.
+        assert got == float(F32(reference(value)))
+
+
+FLOAT_BINARY = [
+    ("arith.addf", np.add),
+    ("arith.subf", np.subtract),
+    ("arith.mulf", np.multiply),
+    ("arith.divf", np.divide),
+    ("arith.maxnumf", np.fmax),
+    ("arith.minnumf", np.fmin),
+    ("math.powf", np.power),
+    ("math.atan2", np.arctan2),
+    ("math.copysign", np.copysign),
+]
+
+
+@pytest.mark.parametrize(
+    ("op", "reference"), FLOAT_BINARY, ids=[o for o, _ in FLOAT_BINARY]
+)
+def test_float_binary_in_f32(op, reference):
+    a, b = F32(1.1), F32(-0.3)
+    got = run_scalar(f"{op} %a0, %a1 : f32", ["f32", "f32"], "f32", float(a), float(b))
+    assert got == float(reference(a, b))
+
+
+def test_f32_addition_rounds_to_f32():
+    # In f64, 1 + 2^-30 is exact; in f32 it rounds back to 1.
+    assert (
+        run_scalar("arith.addf %a0, %a1 : f32", ["f32", "f32"], "f32", 1.0, 2.0**-30)
+        == 1.0
+    )
+
+
+def test_maxnumf_ignores_nan():
+    got = run_scalar(
+        "arith.maxnumf %a0, %a1 : f64", ["f64", "f64"], "f64", float("nan"), 2.0
+    )
+    assert got == 2.0
+
+
+INTEGER_BINARY = [
+    ("arith.divsi", -7, 2, -3),  # toward zero
+    ("arith.remsi", -7, 2, -1),
+    ("arith.ceildivsi", -7, 2, -3),
+    ("arith.ceildivsi", 7, 2, 4),
+    ("arith.divui", -8, 2, 124),  # 248 / 2 in i8
+    ("arith.ceildivui", 7, 2, 4),
+    ("arith.remui", -1, 10, 5),  # 255 % 10
+    ("arith.minsi", -3, 2, -3),
+    ("arith.maxsi", -3, 2, 2),
+    ("arith.minui", -3, 2, 2),  # 253 > 2 unsigned
+    ("arith.maxui", -3, 2, -3),
+    ("arith.shrui", -128, 1, 64),
+]
+
+
+@pytest.mark.parametrize(("op", "a", "b", "expected"), INTEGER_BINARY)
+def test_integer_binary_in_i8(op, a, b, expected):
+    assert run_scalar(f"{op} %a0, %a1 : i8", ["i8", "i8"], "i8", a, b) == expected
+
+
+def test_integer_division_by_zero_is_an_error():
+    with pytest.raises(InterpretationError, match="'arith.divsi' divides by zero"):
+        run_scalar("arith.divsi %a0, %a1 : i32", ["i32", "i32"], "i32", 1, 0)
+
+
+@pytest.mark.parametrize(
+    ("body", "arg", "result", "value", "expected"),
+    [
+        ("arith.extf %a0 : f16 to f32", "f16", "f32", 0.1, float(np.float16(0.1))),
+        ("arith.truncf %a0 : f64 to f32", "f64", "f32", 0.1, float(np.float32(0.1))),
+        ("arith.sitofp %a0 : i8 to f32", "i8", "f32", -3, -3.0),
+        ("arith.uitofp %a0 : i8 to f32", "i8", "f32", -3, 253.0),
+        ("arith.fptosi %a0 : f32 to i32", "f32", "i32", -2.75, -2),
+        ("arith.fptoui %a0 : f32 to i32", "f32", "i32", 2.75, 2),
+        ("arith.extsi %a0 : i8 to i32", "i8", "i32", -3, -3),
+        ("arith.extui %a0 : i8 to i32", "i8", "i32", -3, 253),
+        ("arith.trunci %a0 : i32 to i8", "i32", "i8", 300, 44),
+        ("arith.bitcast %a0 : f32 to i32", "f32", "i32", 1.0, 0x3F800000),
+        ("arith.bitcast %a0 : i32 to f32", "i32", "f32", 0x40000000, 2.0),
+    ],
+)
+def test_casts(body, arg, result, value, expected):
+    assert run_scalar(body, [arg], result, value) == expected
