@@ -5,9 +5,9 @@
 Applies the pipeline (the syntax of `xdsl-opt -p`), then runs every defined
 function (or the named one) before and after on the same random inputs,
 `--trials` times, and compares every result and every argument as the call
-left it (memref outputs). Integers and booleans must be equal; floats must
-agree within `FLOAT_TOLERANCES` (relative, absolute) for their width, NaN
-matching NaN. One verdict line per function; exit 0 only if all agree.
+left it (memref outputs), by `linalg_ext.comparison`'s rule: integers and
+booleans equal, floats within a tolerance for their width. One verdict line
+per function; exit 0 only if all agree.
 
 `check_module` is the same check as a library function, for tests.
 """
@@ -27,6 +27,7 @@ from xdsl.passes import ModulePass, PassPipeline
 from xdsl.universe import Universe
 from xdsl.utils.exceptions import DiagnosticException, InterpretationError
 
+from linalg_ext.comparison import compare_values
 from linalg_ext.context import make_context
 from linalg_ext.running import (
     DEFAULT_DIM_SIZE,
@@ -44,13 +45,6 @@ from linalg_ext.tools.common import (
 
 TOOL = "linalg-ext-check"
 EXIT_MISMATCH = 2
-
-FLOAT_TOLERANCES = {
-    np.dtype(np.float16): (1e-2, 1e-3),
-    np.dtype(np.float32): (1e-5, 1e-6),
-    np.dtype(np.float64): (1e-9, 1e-12),
-}
-"""(rtol, atol) per float dtype: |before − after| <= atol + rtol·|before|."""
 
 
 @dataclass
@@ -81,37 +75,6 @@ class CheckReport:
     @property
     def ok(self) -> bool:
         return bool(self.verdicts) and all(v.ok for v in self.verdicts)
-
-
-def _first_difference(before: Any, after: Any) -> str | None:
-    """None if the two values agree, else where and how they differ."""
-    if not isinstance(before, np.ndarray):
-        before, after = np.asarray(before), np.asarray(after)
-    after = np.asarray(after)
-    if before.shape != after.shape:
-        return f"shape {before.shape} before, {after.shape} after"
-    if before.dtype.kind == "f":
-        rtol, atol = FLOAT_TOLERANCES.get(before.dtype, (1e-5, 1e-6))
-        with np.errstate(all="ignore"):
-            close = np.isclose(after, before, rtol=rtol, atol=atol, equal_nan=True)
-    else:
-        close = before == after
-    if np.all(close):
-        return None
-    index = tuple(int(i) for i in np.argwhere(~close)[0])
-    return (
-        f"at index {index}: {before[index].item()!r} before, "
-        f"{after[index].item()!r} after"
-    )
-
-
-def _compare(before: Sequence[Any], after: Sequence[Any], what: str) -> str | None:
-    if len(before) != len(after):
-        return f"{len(before)} {what}s before, {len(after)} after"
-    for index, (b, a) in enumerate(zip(before, after, strict=True)):
-        if (difference := _first_difference(b, a)) is not None:
-            return f"in {what} #{index} {difference}"
-    return None
 
 
 def _check_function(
@@ -147,9 +110,11 @@ def _check_function(
         except (InterpretationError, DiagnosticException) as error:
             verdict.error = f"cannot run after the pipeline: {first_line(error)}"
             return verdict
-        difference = _compare(reference.results, candidate.results, "result")
+        difference = compare_values(reference.results, candidate.results, "result")
         if difference is None:
-            difference = _compare(reference.arguments, candidate.arguments, "argument")
+            difference = compare_values(
+                reference.arguments, candidate.arguments, "argument"
+            )
         if difference is not None:
             verdict.mismatch = f"{difference} (trial {trial})"
             return verdict
