@@ -1,13 +1,313 @@
 """Interpreter functions for the ops `linalg_ext.compat` adds to xDSL's dialects.
 
-Registered over xDSL's own (override=True).
+Registered over xDSL's own (override=True). As everywhere in this package,
+tensor results are new values (the operands are never changed) and memref
+outputs are written in place.
+
+- `linalg.map` runs its mapper once per index, in lexicographic order.
+- `linalg.batch_matmul` and the named elementwise ops compute with numpy over
+  the whole arrays, in the element type.
+- `scf.forall` runs its iterations one after the other in lexicographic
+  order. Its shared outputs start as copies of the inits; each iteration's
+  `tensor.parallel_insert_slice` ops write into them.
+- `tensor.generate` runs its body once per index of the new tensor.
 """
 
 from __future__ import annotations
 
-from xdsl.interpreter import InterpreterFunctions, register_impls
+from collections.abc import Callable, Iterator, Sequence
+from itertools import product
+from typing import Any
+
+import numpy as np
+from xdsl.dialects.builtin import DYNAMIC_INDEX, DenseArrayBase, TensorType
+from xdsl.dialects.tensor import YieldOp as TensorYieldOp
+from xdsl.interpreter import (
+    Interpreter,
+    InterpreterFunctions,
+    PythonValues,
+    ReturnedValues,
+    impl,
+    impl_terminator,
+    register_impls,
+)
+from xdsl.interpreters.shaped_array import ShapedArray
+from xdsl.ir import Operation
+from xdsl.utils.exceptions import InterpretationError
+
+from linalg_ext.compat.affine_ops import MaxOp
+from linalg_ext.compat.forall_ops import ForallOp, InParallelOp, ParallelInsertSliceOp
+from linalg_ext.compat.linalg_ops import (
+    AbsOp,
+    BatchMatmulOp,
+    CeilOp,
+    DivOp,
+    FloorOp,
+    MapOp,
+    NegFOp,
+    PowFOp,
+    ReciprocalOp,
+    RsqrtOp,
+    SquareOp,
+    TanhOp,
+    UpstreamElementwiseOperation,
+)
+from linalg_ext.compat.tensor_ops import GenerateOp
+from linalg_ext.semantics.arrays import numpy_dtype, numpy_view, shaped_array
+
+
+def _destinations(
+    op: Operation, outputs: Sequence[ShapedArray[Any]]
+) -> tuple[ShapedArray[Any], ...]:
+    """Where the op writes: copies of the inits when it returns tensors, the
+    output buffers themselves on memrefs."""
+    return tuple(o.copy() for o in outputs) if op.results else tuple(outputs)
+
+
+def _results(op: Operation, destinations: Sequence[ShapedArray[Any]]) -> PythonValues:
+    return tuple(destinations) if op.results else ()
+
+
+def _mixed(static: DenseArrayBase, dynamic: Iterator[Any]) -> list[int]:
+    """A static list with each dynamic entry taken, in order, from `dynamic`."""
+    return [next(dynamic) if s == DYNAMIC_INDEX else s for s in static.get_values()]
+
+
+def _signed_division(lhs: np.ndarray, rhs: np.ndarray) -> np.ndarray:
+    """`arith.divsi`: the quotient rounded toward zero, wrapping on overflow."""
+    if not np.all(rhs):
+        raise InterpretationError("'linalg.div' divides an integer by zero")
+    wide_lhs, wide_rhs = lhs.astype(np.int64), rhs.astype(np.int64)
+    quotient = np.abs(wide_lhs) // np.abs(wide_rhs)
+    signed = np.where((wide_lhs < 0) != (wide_rhs < 0), -quotient, quotient)
+    return signed.astype(lhs.dtype)
+
+
+def _divide(lhs: np.ndarray, rhs: np.ndarray) -> np.ndarray:
+    if np.issubdtype(lhs.dtype, np.integer):
+        return _signed_division(lhs, rhs)
+    return lhs / rhs
+
+
+ELEMENTWISE_FUNCTIONS: dict[
+    type[UpstreamElementwiseOperation], Callable[..., np.ndarray]
+] = {
+    DivOp: _divide,
+    NegFOp: np.negative,
+    AbsOp: np.abs,
+    FloorOp: np.floor,
+    CeilOp: np.ceil,
+    TanhOp: np.tanh,
+    RsqrtOp: lambda x: np.reciprocal(np.sqrt(x)),
+    ReciprocalOp: np.reciprocal,
+    SquareOp: lambda x: x * x,
+    PowFOp: np.power,
+}
+"""The numpy computation of each named elementwise op, in the element type."""
+
+
+def _run_elementwise(
+    op: UpstreamElementwiseOperation, args: PythonValues
+) -> PythonValues:
+    inputs = [numpy_view(a) for a in args[: op.ARITY]]
+    (destination,) = _destinations(op, args[op.ARITY :])
+    with np.errstate(all="ignore"):
+        values = ELEMENTWISE_FUNCTIONS[type(op)](*inputs)
+    # Written only now: on memrefs an input may be the output buffer.
+    numpy_view(destination)[...] = values
+    return _results(op, (destination,))
 
 
 @register_impls
 class CompatOpFunctions(InterpreterFunctions):
-    pass
+    @impl(MapOp)
+    def run_map(
+        self, interpreter: Interpreter, op: MapOp, args: PythonValues
+    ) -> PythonValues:
+        inputs = args[:-1]
+        (destination,) = _destinations(op, args[-1:])
+        for index in np.ndindex(*destination.shape):
+            elements = [a.load(index) for a in inputs] + [destination.load(index)]
+            (value,) = interpreter.run_ssacfg_region(
+                op.mapper, tuple(elements), "linalg.map"
+            )
+            destination.store(index, value)
+        return _results(op, (destination,))
+
+    @impl(BatchMatmulOp)
+    def run_batch_matmul(
+        self, interpreter: Interpreter, op: BatchMatmulOp, args: PythonValues
+    ) -> PythonValues:
+        lhs, rhs = numpy_view(args[0]), numpy_view(args[1])
+        (init,) = _destinations(op, args[2:])
+        out = numpy_view(init)
+        # Each map names the loops (batch, m, n, k) = (d0, d1, d2, d3) an
+        # operand's dimensions follow: that is an einsum subscript.
+        loop_letters = "bmnk"
+        lhs_spec, rhs_spec, out_spec = (
+            "".join(loop_letters[e.position] for e in m.data.results)  # pyright: ignore
+            for m in op.indexing_maps.data
+        )
+        # The inputs are converted to the init's element type first, as the
+        # body does (signed integers, wrapping arithmetic).
+        with np.errstate(all="ignore"):
+            products = np.einsum(
+                f"{lhs_spec},{rhs_spec}->{out_spec}",
+                lhs.astype(out.dtype),
+                rhs.astype(out.dtype),
+            )
+            out[...] = out + products
+        return _results(op, (init,))
+
+    @impl(DivOp)
+    def run_div(
+        self, interpreter: Interpreter, op: DivOp, args: PythonValues
+    ) -> PythonValues:
+        return _run_elementwise(op, args)
+
+    @impl(NegFOp)
+    def run_negf(
+        self, interpreter: Interpreter, op: NegFOp, args: PythonValues
+    ) -> PythonValues:
+        return _run_elementwise(op, args)
+
+    @impl(AbsOp)
+    def run_abs(
+        self, interpreter: Interpreter, op: AbsOp, args: PythonValues
+    ) -> PythonValues:
+        return _run_elementwise(op, args)
+
+    @impl(FloorOp)
+    def run_floor(
+        self, interpreter: Interpreter, op: FloorOp, args: PythonValues
+    ) -> PythonValues:
+        return _run_elementwise(op, args)
+
+    @impl(CeilOp)
+    def run_ceil(
+        self, interpreter: Interpreter, op: CeilOp, args: PythonValues
+    ) -> PythonValues:
+        return _run_elementwise(op, args)
+
+    @impl(TanhOp)
+    def run_tanh(
+        self, interpreter: Interpreter, op: TanhOp, args: PythonValues
+    ) -> PythonValues:
+        return _run_elementwise(op, args)
+
+    @impl(RsqrtOp)
+    def run_rsqrt(
+        self, interpreter: Interpreter, op: RsqrtOp, args: PythonValues
+    ) -> PythonValues:
+        return _run_elementwise(op, args)
+
+    @impl(ReciprocalOp)
+    def run_reciprocal(
+        self, interpreter: Interpreter, op: ReciprocalOp, args: PythonValues
+    ) -> PythonValues:
+        return _run_elementwise(op, args)
+
+    @impl(SquareOp)
+    def run_square(
+        self, interpreter: Interpreter, op: SquareOp, args: PythonValues
+    ) -> PythonValues:
+        return _run_elementwise(op, args)
+
+    @impl(PowFOp)
+    def run_powf(
+        self, interpreter: Interpreter, op: PowFOp, args: PythonValues
+    ) -> PythonValues:
+        return _run_elementwise(op, args)
+
+    @impl(MaxOp)
+    def run_affine_max(
+        self, interpreter: Interpreter, op: MaxOp, args: PythonValues
+    ) -> PythonValues:
+        map_ = op.map.data
+        return (max(map_.eval(args[: map_.num_dims], args[map_.num_dims :])),)
+
+    @impl(ForallOp)
+    def run_forall(
+        self, interpreter: Interpreter, op: ForallOp, args: PythonValues
+    ) -> PythonValues:
+        values = iter(args)
+        lower = _mixed(op.static_lower_bound, values)
+        upper = _mixed(op.static_upper_bound, values)
+        steps = _mixed(op.static_step, values)
+        if any(step <= 0 for step in steps):
+            raise InterpretationError(
+                f"'scf.forall' expects positive steps, got {steps}"
+            )
+        # What is left are the inits; the loop works on copies of them.
+        shared = tuple(init.copy() for init in values)
+        ranges = (
+            range(lo, up, st) for lo, up, st in zip(lower, upper, steps, strict=True)
+        )
+        for point in product(*ranges):
+            interpreter.run_ssacfg_region(op.body, (*point, *shared), "scf.forall")
+        return shared
+
+    @impl_terminator(InParallelOp)
+    def run_in_parallel(
+        self, interpreter: Interpreter, op: InParallelOp, args: PythonValues
+    ) -> tuple[ReturnedValues, PythonValues]:
+        # Its parallel_insert_slice ops write into the shared outputs.
+        interpreter.run_ssacfg_region(op.region, (), "scf.forall.in_parallel")
+        return ReturnedValues(()), ()
+
+    @impl(ParallelInsertSliceOp)
+    def run_parallel_insert_slice(
+        self, interpreter: Interpreter, op: ParallelInsertSliceOp, args: PythonValues
+    ) -> PythonValues:
+        source, dest = numpy_view(args[0]), numpy_view(args[1])
+        values = iter(args[2:])
+        offsets = _mixed(op.static_offsets, values)
+        sizes = _mixed(op.static_sizes, values)
+        strides = _mixed(op.static_strides, values)
+        positions = [
+            offset + stride * np.arange(size)
+            for offset, size, stride in zip(offsets, sizes, strides, strict=True)
+        ]
+        for dim, (indices, extent) in enumerate(
+            zip(positions, dest.shape, strict=True)
+        ):
+            if indices.size and (indices.min() < 0 or indices.max() >= extent):
+                raise InterpretationError(
+                    f"'tensor.parallel_insert_slice' slice (offset {offsets[dim]}, "
+                    f"size {sizes[dim]}, stride {strides[dim]}) is out of bounds of "
+                    f"dimension #{dim} of extent {extent}"
+                )
+        if source.size != int(np.prod(sizes)):
+            raise InterpretationError(
+                f"'tensor.parallel_insert_slice' source of shape {list(source.shape)} "
+                f"does not fill a slice of sizes {sizes}"
+            )
+        dest[np.ix_(*positions)] = source.reshape(sizes)
+        return ()
+
+    @impl(GenerateOp)
+    def run_generate(
+        self, interpreter: Interpreter, op: GenerateOp, args: PythonValues
+    ) -> PythonValues:
+        result_type = op.result.type
+        assert isinstance(result_type, TensorType)
+        extents = iter(args)
+        shape = [
+            next(extents) if d == DYNAMIC_INDEX else d for d in result_type.get_shape()
+        ]
+        if any(extent < 0 for extent in shape):
+            raise InterpretationError(
+                f"'tensor.generate' got a negative extent in {shape}"
+            )
+        element_type = result_type.get_element_type()
+        values = np.empty(shape, dtype=numpy_dtype(element_type))
+        for index in np.ndindex(*shape):
+            (value,) = interpreter.run_ssacfg_region(op.body, index, "tensor.generate")
+            values[index] = value
+        return (shaped_array(values, element_type),)
+
+    @impl_terminator(TensorYieldOp)
+    def run_tensor_yield(
+        self, interpreter: Interpreter, op: TensorYieldOp, args: PythonValues
+    ) -> tuple[ReturnedValues, PythonValues]:
+        return ReturnedValues(args), ()
