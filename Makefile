@@ -7,7 +7,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: all venv test lint lit pytest demo clean
+.PHONY: all venv test lint lit pytest demo bench clean
 
 all: test
 
@@ -19,7 +19,7 @@ $(STAMP): pyproject.toml
 
 venv: $(STAMP)
 
-PY_SOURCES := linalg_ext passes tests setup.py
+PY_SOURCES := linalg_ext passes tests bench setup.py
 
 ## make test: the whole suite: ruff, lit over tests/filecheck, pytest over tests/unit.
 test: $(STAMP)
@@ -45,6 +45,10 @@ demo: $(STAMP)
 	@echo "== examples/demo.mlir, parsed and verified by the stock xdsl-opt:"
 	@PYTHONWARNINGS=ignore::DeprecationWarning $(BIN)/xdsl-opt examples/demo.mlir
 	@echo "== verified: every linalg_ext op above passed its verifier."
+
+## make bench: the interpreter benchmarks (ours vs stock xDSL vs numpy, medians).
+bench: $(STAMP)
+	$(BIN)/python bench/interpreter_bench.py
 
 clean:
 	rm -rf $(VENV) build *.egg-info .pytest_cache
