@@ -203,6 +203,9 @@ def _to_float(self, interpreter: Interpreter, op: Operation, args: PythonValues)
     (value,) = args
     if isinstance(op, arith.UIToFPOp):
         value = to_unsigned(value, _width(interpreter, op.operands[0].type))
+    elif isinstance(op, arith.SIToFPOp):
+        # An i1 true may be held as 1 (numpy booleans) or -1: as signed it is -1.
+        value = to_signed(value, _width(interpreter, op.operands[0].type))
     return (_float_result(op, value),)
 
 
@@ -217,8 +220,11 @@ def _to_integer(self, interpreter: Interpreter, op: Operation, args: PythonValue
 def _resize_integer(self, interpreter: Interpreter, op: Operation, args: PythonValues):
     """extsi, extui, trunci: sign- or zero-extend, or drop high bits."""
     (value,) = args
+    source_width = _width(interpreter, op.operands[0].type)
     if isinstance(op, arith.ExtUIOp):
-        value = to_unsigned(value, _width(interpreter, op.operands[0].type))
+        value = to_unsigned(value, source_width)
+    elif isinstance(op, arith.ExtSIOp):
+        value = to_signed(value, source_width)
     return (to_signed(value, _width(interpreter, op.results[0].type)),)
 
 
@@ -239,6 +245,57 @@ def _bitcast(self, interpreter: Interpreter, op: Operation, args: PythonValues):
         return (to_signed(bits, width),)
     pattern = struct.pack(integer_code, to_unsigned(value, width))
     return (struct.unpack(code, pattern)[0],)
+
+
+def _integer_power(base: int, exponent: int) -> int:
+    """math.ipowi: a negative exponent gives 0 but for bases 1 and -1."""
+    if exponent >= 0:
+        return base**exponent
+    if base == 0:
+        raise InterpretationError("'math.ipowi' raises 0 to a negative power")
+    if base == 1:
+        return 1
+    if base == -1:
+        return -1 if exponent % 2 else 1
+    return 0
+
+
+def _unary_integer_function(function: Callable[[int, int], int]):
+    """An integer op of one operand, given as `function(unsigned value, width)`."""
+
+    def run(self, interpreter: Interpreter, op: Operation, args: PythonValues):
+        width = _width(interpreter, op.results[0].type)
+        return (to_signed(function(to_unsigned(args[0], width), width), width),)
+
+    return run
+
+
+def _count_trailing_zeros(value: int, width: int) -> int:
+    return width if value == 0 else (value & -value).bit_length() - 1
+
+
+INTEGER_UNARY_FUNCTIONS: dict[type[Operation], Callable[[int, int], int]] = {
+    math_dialect.AbsIOp: lambda u, w: abs(to_signed(u, w)),
+    math_dialect.CtPopOp: lambda u, w: bin(u).count("1"),
+    math_dialect.CountLeadingZerosOp: lambda u, w: w - u.bit_length(),
+    math_dialect.CountTrailingZerosOp: _count_trailing_zeros,
+}
+"""Integer ops of one operand: function(operand read as unsigned, width)."""
+
+
+def _ipowi(self, interpreter: Interpreter, op: Operation, args: PythonValues):
+    width = _width(interpreter, op.results[0].type)
+    base, exponent = (to_signed(a, width) for a in args)
+    return (to_signed(_integer_power(base, exponent), width),)
+
+
+def _fpowi(self, interpreter: Interpreter, op: Operation, args: PythonValues):
+    base, exponent = args
+    dtype = _float_dtype(op, op.operands[0].type)
+    exponent = to_signed(exponent, _width(interpreter, op.operands[1].type))
+    with np.errstate(all="ignore"):
+        value = np.power(dtype.type(base), dtype.type(exponent))
+    return (_float_result(op, value),)
 
 
 def _method(op_type: type[Operation], function: Callable[..., Any]):
@@ -262,6 +319,12 @@ def _build() -> type[InterpreterFunctions]:
     for op_type in (arith.ExtSIOp, arith.ExtUIOp, arith.TruncIOp):
         namespace[f"run_{op_type.name}"] = _method(op_type, _resize_integer)
     namespace["run_bitcast"] = _method(arith.BitcastOp, _bitcast)
+    for op_type, function in INTEGER_UNARY_FUNCTIONS.items():
+        namespace[f"run_{op_type.name}"] = _method(
+            op_type, _unary_integer_function(function)
+        )
+    namespace["run_ipowi"] = _method(math_dialect.IPowIOp, _ipowi)
+    namespace["run_fpowi"] = _method(math_dialect.FPowIOp, _fpowi)
     return register_impls(type("ScalarOpFunctions", (InterpreterFunctions,), namespace))
 
 

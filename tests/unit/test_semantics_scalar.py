@@ -144,3 +144,37 @@ def test_integer_division_by_zero_is_an_error():
 )
 def test_casts(body, arg, result, value, expected):
     assert run_scalar(body, [arg], result, value) == expected
+
+
+def test_extsi_and_sitofp_of_i1_true_are_minus_one():
+    # However the interpreter holds an i1 true (1 from numpy booleans, -1 from
+    # xDSL's own ops), sign extension gives -1.
+    for true in (1, -1):
+        assert run_scalar("arith.extsi %a0 : i1 to i32", ["i1"], "i32", true) == -1
+        assert run_scalar("arith.sitofp %a0 : i1 to f32", ["i1"], "f32", true) == -1.0
+        assert run_scalar("arith.extui %a0 : i1 to i32", ["i1"], "i32", true) == 1
+
+
+@pytest.mark.parametrize(
+    ("body", "args", "expected"),
+    [
+        ("math.absi %a0 : i8", [-5], 5),
+        ("math.absi %a0 : i8", [-128], -128),  # wraps
+        ("math.ctpop %a0 : i8", [-1], 8),
+        ("math.ctlz %a0 : i8", [1], 7),
+        ("math.ctlz %a0 : i8", [0], 8),
+        ("math.cttz %a0 : i8", [8], 3),
+        ("math.cttz %a0 : i8", [0], 8),
+        ("math.ipowi %a0, %a1 : i8", [3, 5], -13),  # 243 wraps in i8
+        ("math.ipowi %a0, %a1 : i8", [-1, -3], -1),
+        ("math.ipowi %a0, %a1 : i8", [2, -1], 0),
+    ],
+)
+def test_integer_math(body, args, expected):
+    types = ["i8"] * len(args)
+    assert run_scalar(body, types, "i8", *args) == expected
+
+
+def test_fpowi():
+    got = run_scalar("math.fpowi %a0, %a1 : f32, i32", ["f32", "i32"], "f32", 1.5, -2)
+    assert got == float(np.float32(1.5) ** np.float32(-2))
