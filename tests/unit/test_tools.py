@@ -35,8 +35,9 @@ func.func @fill(%out: memref<2x2xi32>, %v: i32) {
   linalg.fill ins(%v : i32) outs(%out : memref<2x2xi32>)
   return
 }
+func.func private @external(i32) -> i32
 func.func @unsupported(%a: i32) -> i32 {
-  %r = math.ctpop %a : i32
+  %r = func.call @external(%a) : (i32) -> i32
   return %r : i32
 }
 """
