@@ -40,11 +40,13 @@ pytest: $(STAMP)
 	$(BIN)/python -m pytest -q tests/unit
 
 ## make demo: parse, verify and print a program written with linalg_ext ops,
-## through the stock xdsl-opt.
+## through the stock xdsl-opt, then run it on the interpreter.
 demo: $(STAMP)
 	@echo "== examples/demo.mlir, parsed and verified by the stock xdsl-opt:"
 	@PYTHONWARNINGS=ignore::DeprecationWarning $(BIN)/xdsl-opt examples/demo.mlir
 	@echo "== verified: every linalg_ext op above passed its verifier."
+	@echo "== run on the interpreter with random inputs (linalg-ext-run, seed 0):"
+	@PYTHONWARNINGS=ignore::DeprecationWarning $(BIN)/linalg-ext-run examples/demo.mlir --seed 0
 
 ## make bench: the interpreter benchmarks (ours vs stock xDSL vs numpy, medians).
 bench: $(STAMP)
