@@ -213,6 +213,9 @@ def run_upstream(
         dtype = _dtype(type_)
         if _is_shaped(type_):
             array = np.ascontiguousarray(np.array(value, dtype=dtype))
+            # The compiled code reads and writes this memory: it must outlive
+            # the call.
+            keep_alive.append(array)
             # A tensor argument is a value; upstream may still reuse its buffer
             # (function arguments are writable), so report the value passed.
             arguments_after.append(array if isinstance(type_, MemRefType) else value)

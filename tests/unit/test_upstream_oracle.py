@@ -47,3 +47,23 @@ def test_interpreter_agrees_with_upstream(path, name):
         assert difference is None, f"upstream vs ours: {difference}"
         difference = compare_values(theirs.arguments, ours.arguments, "argument")
         assert difference is None, f"upstream vs ours: {difference}"
+
+
+def test_each_argument_keeps_its_own_buffer_during_the_call():
+    # Arguments of one size once shared freed memory in the harness, so the
+    # compiled code read the wrong argument.
+    source = """
+    func.func @f(%x: tensor<4x5xf32>, %y: tensor<5xf32>, %o: tensor<5x4xf32>) -> tensor<5x4xf32> {
+      %r = linalg.generic {indexing_maps = [affine_map<(i, j) -> (j, i)>, affine_map<(i, j) -> (i)>, affine_map<(i, j) -> (i, j)>],
+                           iterator_types = ["parallel", "parallel"]}
+          ins(%x, %y : tensor<4x5xf32>, tensor<5xf32>) outs(%o : tensor<5x4xf32>) {
+      ^bb0(%a: f32, %b: f32, %c: f32):
+        linalg.yield %a : f32
+      } -> tensor<5x4xf32>
+      return %r : tensor<5x4xf32>
+    }
+    """
+    x = np.arange(20, dtype=np.float32).reshape(4, 5)
+    inputs = [x, np.zeros(5, np.float32), np.ones((5, 4), np.float32)]
+    (result,) = run_upstream(source, parse_module(source), "f", inputs).results
+    np.testing.assert_array_equal(result, x.T)
