@@ -19,6 +19,7 @@ from xdsl.dialects.builtin import (
     IntegerType,
     MemRefType,
     ModuleOp,
+    ShapedType,
     TensorType,
 )
 from xdsl.interpreter import Interpreter
@@ -37,7 +38,13 @@ from xdsl.ir import Attribute
 from xdsl.utils.exceptions import InterpretationError
 
 from linalg_ext.semantics import LinalgExtFunctions, UpstreamOpFunctions
-from linalg_ext.semantics.arrays import numpy_dtype, numpy_view, shaped_array
+from linalg_ext.semantics.arrays import (
+    canonical_i1,
+    is_i1,
+    numpy_dtype,
+    numpy_view,
+    shaped_array,
+)
 from linalg_ext.semantics.bufferization_ops import BufferizationOpFunctions
 from linalg_ext.semantics.compat_ops import CompatOpFunctions
 from linalg_ext.semantics.control_ops import ControlOpFunctions
@@ -89,8 +96,16 @@ class FunctionRun:
     """The arguments after the call: memrefs as the function left them."""
 
 
-def _to_python(value: Any) -> Any:
-    return numpy_view(value).copy() if isinstance(value, ShapedArray) else value
+def _to_python(value: Any, type_: Attribute) -> Any:
+    """A value as the caller sees it: a numpy copy of a shaped value, an i1
+    true as 1 (as upstream stores it; xDSL's interpreter also uses -1)."""
+    element = type_.get_element_type() if isinstance(type_, ShapedType) else type_
+    if isinstance(value, ShapedArray):
+        array = numpy_view(value).copy()
+        return canonical_i1(array) if is_i1(element) else array
+    if is_i1(element):
+        return 1 if value else 0
+    return value
 
 
 def _scalar_argument(value: Any, type_: Attribute) -> Any:
@@ -137,9 +152,10 @@ def run_function(module: ModuleOp, name: str, inputs: Sequence[Any]) -> Function
         else:
             arguments.append(_scalar_argument(value, type_))
     results = make_interpreter(module).call_op(name, tuple(arguments))
+    result_types = function.function_type.outputs.data
     return FunctionRun(
-        results=[_to_python(r) for r in results],
-        arguments=[_to_python(a) for a in arguments],
+        results=[_to_python(r, t) for r, t in zip(results, result_types, strict=True)],
+        arguments=[_to_python(a, t) for a, t in zip(arguments, arg_types, strict=True)],
     )
 
 

@@ -23,7 +23,12 @@ from math import prod
 from typing import Any, Literal
 
 import numpy as np
-from xdsl.dialects.builtin import DYNAMIC_INDEX, PackableType, ShapedType
+from xdsl.dialects.builtin import (
+    DYNAMIC_INDEX,
+    IntegerType,
+    PackableType,
+    ShapedType,
+)
 from xdsl.interpreters.builtin import xtype_for_el_type
 from xdsl.interpreters.shaped_array import ShapedArray
 from xdsl.interpreters.utils.ptr import RawPtr, TypedPtr
@@ -146,6 +151,26 @@ def element_xtype(
     """The interpreter's packing of `element_type` (clean error if it has none)."""
     numpy_dtype(element_type, index_bitwidth)  # raises for unsupported types
     return xtype_for_el_type(element_type, index_bitwidth)
+
+
+def is_i1(element_type: Attribute) -> bool:
+    return isinstance(element_type, IntegerType) and element_type.width.data == 1
+
+
+def signed_elements(array: np.ndarray, element_type: Attribute) -> np.ndarray:
+    """The elements as signed values, ready for a sign-extending cast.
+
+    An i1 true sits in memory as 1 (as upstream and numpy store it) or as -1
+    (xDSL's own i1 constant is -1); read as signed it is -1 either way.
+    """
+    if is_i1(element_type):
+        return np.where(array != 0, -1, 0).astype(np.int8)
+    return array
+
+
+def canonical_i1(array: np.ndarray) -> np.ndarray:
+    """i1 elements as upstream stores them: 0 or 1."""
+    return (array != 0).astype(array.dtype)
 
 
 def numpy_view(array: ShapedArray[Any]) -> np.ndarray:

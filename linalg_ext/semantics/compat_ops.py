@@ -53,7 +53,16 @@ from linalg_ext.compat.linalg_ops import (
     UpstreamElementwiseOperation,
 )
 from linalg_ext.compat.tensor_ops import GenerateOp
-from linalg_ext.semantics.arrays import numpy_dtype, numpy_view, shaped_array
+from linalg_ext.semantics.arrays import (
+    numpy_dtype,
+    numpy_view,
+    shaped_array,
+    signed_elements,
+)
+from linalg_ext.semantics.structured import (
+    output_aliases_operand,
+    run_structured_op,
+)
 
 
 def _destinations(
@@ -138,6 +147,9 @@ class CompatOpFunctions(InterpreterFunctions):
     def run_batch_matmul(
         self, interpreter: Interpreter, op: BatchMatmulOp, args: PythonValues
     ) -> PythonValues:
+        if output_aliases_operand(op, args):
+            # In-place on memrefs: only loop order gives upstream's result.
+            return run_structured_op(interpreter, op, args)  # pyright: ignore[reportArgumentType]
         lhs, rhs = numpy_view(args[0]), numpy_view(args[1])
         (init,) = _destinations(op, args[2:])
         out = numpy_view(init)
@@ -150,11 +162,12 @@ class CompatOpFunctions(InterpreterFunctions):
         )
         # The inputs are converted to the init's element type first, as the
         # body does (signed integers, wrapping arithmetic).
+        lhs_type, rhs_type = (a.type.get_element_type() for a in op.operands[:2])  # pyright: ignore
         with np.errstate(all="ignore"):
             products = np.einsum(
                 f"{lhs_spec},{rhs_spec}->{out_spec}",
-                lhs.astype(out.dtype),
-                rhs.astype(out.dtype),
+                signed_elements(lhs, lhs_type).astype(out.dtype),
+                signed_elements(rhs, rhs_type).astype(out.dtype),
             )
             out[...] = out + products
         return _results(op, (init,))

@@ -28,7 +28,7 @@ from xdsl.ir import Operation, Region
 from xdsl.utils.exceptions import InterpretationError
 
 from linalg_ext import dialect as le
-from linalg_ext.semantics.arrays import numpy_view
+from linalg_ext.semantics.arrays import numpy_view, signed_elements
 
 
 def _destinations(
@@ -233,8 +233,14 @@ class LinalgExtFunctions(InterpreterFunctions):
             rhs = rhs.swapaxes(-1, -2)
         # Inputs are cast to the init's element type first (signed integers,
         # wrapping arithmetic), as the op's body does.
+        lhs_type, rhs_type = (
+            v.type.get_element_type()  # pyright: ignore[reportAttributeAccessIssue]
+            for v in (op.lhs, op.rhs)
+        )
+        lhs = signed_elements(lhs, lhs_type).astype(out.dtype)
+        rhs = signed_elements(rhs, rhs_type).astype(out.dtype)
         with np.errstate(all="ignore"):
-            out[...] = out + np.matmul(lhs.astype(out.dtype), rhs.astype(out.dtype))
+            out[...] = out + np.matmul(lhs, rhs)
         return _results(op, (init,))
 
     @impl(le.AliasOp)
