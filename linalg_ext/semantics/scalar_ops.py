@@ -14,6 +14,7 @@ from __future__ import annotations
 import math
 import struct
 from collections.abc import Callable
+from fractions import Fraction
 from typing import Any
 
 import numpy as np
@@ -97,7 +98,24 @@ def _float_function(numpy_function: Callable[..., Any]):
 
 
 def _round_half_away(x: Any) -> Any:
-    return np.copysign(np.floor(np.abs(x) + 0.5), x)
+    """math.round: halves away from zero. `floor(|x| + 0.5)` would round
+    0.49999997 up (the sum rounds to 1.0), so compare the fraction instead,
+    which is exact."""
+    magnitude = np.abs(x)
+    whole = np.floor(magnitude)
+    rounded = whole + (magnitude - whole >= 0.5)
+    return np.copysign(rounded, x)
+
+
+def _fused_multiply_add(a: Any, b: Any, c: Any) -> Any:
+    """math.fma: a·b + c with one rounding, as `llvm.intr.fma` computes it.
+
+    Exact rational arithmetic, then one rounding to a double and (for f16 and
+    f32) a second one to the type, which can differ from a single rounding
+    only when the double lands exactly halfway between two values.
+    """
+    exact = Fraction(float(a)) * Fraction(float(b)) + Fraction(float(c))
+    return np.asarray(a).dtype.type(float(exact))
 
 
 def _erf(x: Any) -> Any:
@@ -144,7 +162,7 @@ FLOAT_FUNCTIONS: dict[type[Operation], Callable[..., Any]] = {
     math_dialect.PowFOp: np.power,
     math_dialect.Atan2Op: np.arctan2,
     math_dialect.CopySignOp: np.copysign,
-    math_dialect.FmaOp: lambda a, b, c: a * b + c,
+    math_dialect.FmaOp: _fused_multiply_add,
 }
 """Float ops computed by a numpy function of the operands, in their type."""
 

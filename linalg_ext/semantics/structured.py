@@ -34,6 +34,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
+from fractions import Fraction
 from itertools import product
 from typing import Any
 
@@ -226,11 +227,17 @@ def _round_half_away(values: np.ndarray) -> np.ndarray:
     )
 
 
+def _exact_fma(lhs: float, rhs: float, addend: float) -> float:
+    return float(Fraction(lhs) * Fraction(rhs) + Fraction(addend))
+
+
 def _fma(lhs: np.ndarray, rhs: np.ndarray, addend: np.ndarray) -> np.ndarray:
     # f16 and f32 products are exact in f64, so this rounds once but for the
-    # rare double rounding of the sum; f64 has no wider numpy type to use.
+    # rare double rounding of the sum. f64 has no wider numpy type: compute
+    # exactly with rationals (slow, but fma in an f64 body is rare).
     if lhs.dtype == np.float64:
-        return lhs * rhs + addend
+        exact = np.frompyfunc(_exact_fma, 3, 1)(lhs, rhs, addend)
+        return np.asarray(exact, dtype=np.float64)
     return (lhs.astype(np.float64) * rhs + addend).astype(lhs.dtype)
 
 
@@ -1547,6 +1554,18 @@ def _structured_op_computation(
     )
 
 
+def output_aliases_operand(op: Operation, args: PythonValues) -> bool:
+    """Whether a memref output shares memory with another operand. A named op
+    that moves data (transpose) or reduces (matmul, conv) then depends on the
+    loop order, which only the interpreter strategy of `run_structured`
+    follows; whole-array numpy would read inputs before any write."""
+    if op.results:
+        return False  # tensors are values: results never alias operands
+    num_inputs = len(args) - len(op.outputs)  # pyright: ignore[reportAttributeAccessIssue]
+    views = [numpy_view(a) if isinstance(a, ShapedArray) else a for a in args]
+    return _aliased(views[:num_inputs], views[num_inputs:])
+
+
 def run_structured_op(
     interpreter: Interpreter, op: linalg.LinalgStructuredOperation, args: PythonValues
 ) -> PythonValues:
@@ -1681,6 +1700,8 @@ def _run_contraction(
     prepare: Callable[[list[np.ndarray], _Scalar], list[np.ndarray]] | None = None,
 ) -> PythonValues:
     """out += sum of the product of the (converted) inputs, as einsum says."""
+    if output_aliases_operand(op, args):
+        return run_structured_op(interpreter, op, args)
     maps = [m.data for m in op.get_indexing_maps()]
     shaped = [i for i, a in enumerate(args) if isinstance(a, ShapedArray)]
     num_inputs = len(op.inputs)
@@ -1805,6 +1826,8 @@ def _windows(
 def _run_conv(
     interpreter: Interpreter, op: linalg.ConvOperation, args: PythonValues
 ) -> PythonValues:
+    if output_aliases_operand(op, args):
+        return run_structured_op(interpreter, op, args)
     layout = _CONV_LAYOUTS[type(op)]
     image, kernel, out = args
     try:
@@ -1991,6 +2014,8 @@ class StructuredOpFunctions(InterpreterFunctions):
     def run_transpose(
         self, interpreter: Interpreter, op: linalg.TransposeOp, args: PythonValues
     ):
+        if output_aliases_operand(op, args):
+            return run_structured_op(interpreter, op, args)
         return _run_transpose(op, args)
 
     @impl(linalg.BroadcastOp)

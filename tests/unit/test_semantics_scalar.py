@@ -178,3 +178,41 @@ def test_integer_math(body, args, expected):
 def test_fpowi():
     got = run_scalar("math.fpowi %a0, %a1 : f32, i32", ["f32", "i32"], "f32", 1.5, -2)
     assert got == float(np.float32(1.5) ** np.float32(-2))
+
+
+def test_round_halves_away_from_zero_without_double_rounding():
+    just_below_half = float(np.nextafter(np.float32(0.5), np.float32(0)))
+    assert run_scalar("math.round %a0 : f32", ["f32"], "f32", just_below_half) == 0.0
+    assert run_scalar("math.round %a0 : f32", ["f32"], "f32", -2.5) == -3.0
+    assert (
+        run_scalar("math.round %a0 : f32", ["f32"], "f32", 2.0**23 + 1) == 2.0**23 + 1
+    )
+
+
+def test_fma_rounds_once():
+    # a·a = 2^40 + 2^14 + 2^-14 exactly and c = -(2^40 + 2^14): the sum is
+    # 2^-14, which rounding the product first would lose.
+    a = (1 + 2.0**-27) * 2.0**20
+    c = -(2.0**40) * (1 + 2.0**-26)
+    got = run_scalar("math.fma %a0, %a0, %a1 : f64", ["f64", "f64"], "f64", a, c)
+    assert got == 2.0**-14
+
+
+def test_fma_in_a_vectorised_f64_body_rounds_once():
+    source = """
+    func.func @f(%a: tensor<2xf64>, %c: tensor<2xf64>) -> tensor<2xf64> {
+      %o = tensor.empty() : tensor<2xf64>
+      %r = linalg.generic {indexing_maps = [affine_map<(i) -> (i)>, affine_map<(i) -> (i)>, affine_map<(i) -> (i)>],
+                           iterator_types = ["parallel"]}
+          ins(%a, %c : tensor<2xf64>, tensor<2xf64>) outs(%o : tensor<2xf64>) {
+      ^bb0(%x: f64, %z: f64, %w: f64):
+        %f = math.fma %x, %x, %z : f64
+        linalg.yield %f : f64
+      } -> tensor<2xf64>
+      return %r : tensor<2xf64>
+    }
+    """
+    a = np.full(2, (1 + 2.0**-27) * 2.0**20)
+    c = np.full(2, -(2.0**40) * (1 + 2.0**-26))
+    (got,) = run_function(parse_module(source), "f", [a, c]).results
+    np.testing.assert_array_equal(got, [2.0**-14, 2.0**-14])
