@@ -33,20 +33,10 @@ from typing import Any
 import numpy as np
 from xdsl.dialects.builtin import Float32Type, ModuleOp
 from xdsl.interpreter import Interpreter
-from xdsl.interpreters.affine import AffineFunctions
-from xdsl.interpreters.arith import ArithFunctions
-from xdsl.interpreters.builtin import BuiltinFunctions
-from xdsl.interpreters.cf import CfFunctions
-from xdsl.interpreters.func import FuncFunctions
-from xdsl.interpreters.linalg import LinalgFunctions
-from xdsl.interpreters.math import MathFunctions
-from xdsl.interpreters.memref import MemRefFunctions
-from xdsl.interpreters.scf import ScfFunctions
-from xdsl.interpreters.tensor import TensorFunctions
 from xdsl.parser import Parser
 
 from linalg_ext.context import make_context
-from linalg_ext.running import INDEX_BITWIDTH, make_interpreter
+from linalg_ext.running import make_interpreter, stock_interpreter
 from linalg_ext.semantics.arrays import numpy_view, shaped_array
 
 REQUIRED_SPEEDUP = 100.0
@@ -132,25 +122,6 @@ def parse(source: str) -> ModuleOp:
     module = Parser(make_context(), source).parse_module()
     module.verify()
     return module
-
-
-def stock_interpreter(module: ModuleOp) -> Interpreter:
-    """xDSL's own functions only, as xdsl-run would have them."""
-    interpreter = Interpreter(module, index_bitwidth=INDEX_BITWIDTH)
-    for functions in (
-        AffineFunctions(),
-        ArithFunctions(),
-        BuiltinFunctions(),
-        CfFunctions(),
-        FuncFunctions(),
-        LinalgFunctions(),
-        MathFunctions(),
-        MemRefFunctions(),
-        ScfFunctions(),
-        TensorFunctions(),
-    ):
-        interpreter.register_implementations(functions)
-    return interpreter
 
 
 def median_seconds(run: Callable[[], Any], repetitions: int) -> tuple[float, Any]:

@@ -1,4 +1,6 @@
-"""Custom assembly-format directives shared by the project's ops.
+"""Assembly pieces shared by the project's ops: custom directives for the
+declarative format, and the `ins(...)`/`outs(...)` operand groups of the
+hand-written parsers and printers.
 
 Only what xDSL's declarative format cannot say on its own lives here.
 """
@@ -7,6 +9,7 @@ from __future__ import annotations
 
 import math
 import struct
+from collections.abc import Sequence
 
 from xdsl.dialects.builtin import (
     I64,
@@ -17,6 +20,7 @@ from xdsl.dialects.builtin import (
     f64,
     i64,
 )
+from xdsl.ir import SSAValue
 from xdsl.irdl.declarative_assembly_format import (
     AttributeVariable,
     CustomDirective,
@@ -28,6 +32,36 @@ from xdsl.irdl.declarative_assembly_format import (
 from xdsl.parser import Parser
 from xdsl.printer import Printer
 from xdsl.utils.hints import isa
+
+
+def parse_optional_operand_group(
+    parser: Parser, keyword: str
+) -> Sequence[SSAValue] | None:
+    """`keyword(%a, %b : T1, T2)`, if the keyword is next."""
+    pos = parser.pos
+    if parser.parse_optional_keyword(keyword) is None:
+        return None
+    parser.parse_punctuation("(")
+    if parser.parse_optional_punctuation(")") is not None:
+        return ()
+    unresolved = parser.parse_comma_separated_list(
+        Parser.Delimiter.NONE, parser.parse_unresolved_operand
+    )
+    parser.parse_punctuation(":")
+    types = parser.parse_comma_separated_list(Parser.Delimiter.NONE, parser.parse_type)
+    parser.parse_punctuation(")")
+    return parser.resolve_operands(unresolved, types, pos)
+
+
+def print_operand_group(
+    printer: Printer, keyword: str, values: Sequence[SSAValue]
+) -> None:
+    """` keyword(%a, %b : T1, T2)`, with the leading space."""
+    printer.print_string(f" {keyword}(")
+    printer.print_list(values, printer.print_ssa_value)
+    printer.print_string(" : ")
+    printer.print_list((v.type for v in values), printer.print_attribute)
+    printer.print_string(")")
 
 
 @irdl_custom_directive

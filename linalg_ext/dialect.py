@@ -67,7 +67,12 @@ from xdsl.traits import (
 )
 from xdsl.utils.exceptions import VerifyException
 
-from linalg_ext.assembly import I64ArrayList, MlirF64
+from linalg_ext.assembly import (
+    I64ArrayList,
+    MlirF64,
+    parse_optional_operand_group,
+    print_operand_group,
+)
 from linalg_ext.shaped import (
     Shape,
     drop_dims,
@@ -78,6 +83,11 @@ from linalg_ext.shaped import (
     rank_of,
     shape_of,
     shapes_compatible,
+)
+from linalg_ext.type_functions import (
+    can_cast_signed,
+    cast_signed,
+    is_int_or_float,
 )
 
 BATCH_MATMUL_LAYOUTS = ("nn", "nt", "tn", "tt")
@@ -291,37 +301,6 @@ class DestinationStyleMemoryEffect(MemoryEffect):
                     return None
                 effects.update(nested_effects)
         return effects
-
-
-# --------------------------------------------------------------------------
-# Hand-written syntax shared by the ops xDSL's declarative format cannot say.
-# --------------------------------------------------------------------------
-
-
-def parse_operand_group(parser: Parser, keyword: str) -> list[SSAValue] | None:
-    """`keyword(%a, %b : T0, T1)`, or None when the keyword is absent."""
-    if parser.parse_optional_keyword(keyword) is None:
-        return None
-    pos = parser.pos
-    parser.parse_punctuation("(")
-    names = parser.parse_comma_separated_list(
-        Parser.Delimiter.NONE, parser.parse_unresolved_operand
-    )
-    parser.parse_punctuation(":")
-    types = parser.parse_comma_separated_list(Parser.Delimiter.NONE, parser.parse_type)
-    parser.parse_punctuation(")")
-    return parser.resolve_operands(names, types, pos)
-
-
-def print_operand_group(
-    printer: Printer, keyword: str, values: Sequence[SSAValue]
-) -> None:
-    """` keyword(%a, %b : T0, T1)`."""
-    printer.print_string(f" {keyword}(")
-    printer.print_list(values, printer.print_ssa_value)
-    printer.print_string(" : ")
-    printer.print_list([v.type for v in values], printer.print_attribute)
-    printer.print_string(")")
 
 
 # --------------------------------------------------------------------------
@@ -899,8 +878,8 @@ class CustomOp(LinalgExtDpsOp):
     @classmethod
     def parse(cls, parser: Parser) -> CustomOp:
         attributes = parser.parse_optional_attr_dict()
-        ins = parse_operand_group(parser, "ins") or []
-        outs = parse_operand_group(parser, "outs")
+        ins = parse_optional_operand_group(parser, "ins") or []
+        outs = parse_optional_operand_group(parser, "outs")
         if outs is None:
             parser.raise_error("Expected 'outs' in 'linalg_ext.custom'")
         region = parser.parse_region()
@@ -975,43 +954,6 @@ class CustomOp(LinalgExtDpsOp):
 # --------------------------------------------------------------------------
 
 
-def _cast_scalar(value: SSAValue, to_type: Attribute) -> SSAValue:
-    """Promote or demote a scalar to `to_type`, treating integers as signed.
-
-    The same conversions Linalg's `cast_signed` type function performs.
-    """
-    from_type = value.type
-    if from_type == to_type:
-        return value
-    if isinstance(from_type, AnyFloat) and isinstance(to_type, AnyFloat):
-        if from_type.bitwidth < to_type.bitwidth:
-            return arith.ExtFOp(value, to_type).result
-        return arith.TruncFOp(value, to_type).result
-    if isinstance(from_type, IntegerType) and isinstance(to_type, IntegerType):
-        if from_type.width.data < to_type.width.data:
-            return arith.ExtSIOp(value, to_type).result
-        return arith.TruncIOp(value, to_type).result
-    if isinstance(from_type, IntegerType) and isinstance(to_type, AnyFloat):
-        return arith.SIToFPOp(value, to_type).result
-    assert isinstance(from_type, AnyFloat) and isinstance(to_type, IntegerType)
-    return arith.FPToSIOp(value, to_type).result
-
-
-def _is_int_or_float(type_: Attribute) -> bool:
-    return isinstance(type_, IntegerType | AnyFloat)
-
-
-def _castable(from_type: Attribute, to_type: Attribute) -> bool:
-    """Whether `_cast_scalar` has a valid conversion: two different float
-    types of one width (bf16 and f16) have none, since `arith.extf` and
-    `arith.truncf` must change the width."""
-    if from_type == to_type:
-        return True
-    if isinstance(from_type, AnyFloat) and isinstance(to_type, AnyFloat):
-        return from_type.bitwidth != to_type.bitwidth
-    return _is_int_or_float(from_type) and _is_int_or_float(to_type)
-
-
 def batch_matmul_body(
     lhs_element: Attribute, rhs_element: Attribute, out_element: Attribute
 ) -> Region:
@@ -1028,8 +970,8 @@ def batch_matmul_body(
 
     @Builder.implicit_region((lhs_element, rhs_element, out_element))
     def body(args: tuple[BlockArgument, ...]) -> None:
-        lhs = _cast_scalar(args[0], out_element)
-        rhs = _cast_scalar(args[1], out_element)
+        lhs = cast_signed(args[0], out_element)
+        rhs = cast_signed(args[1], out_element)
         product = mul(lhs, rhs)
         upstream_linalg.YieldOp(add(args[2], product))
 
@@ -1094,10 +1036,10 @@ class BatchMatmulOp(IRDLOperation):
         # optional attribute dictionary. Result types follow from the init.
         attributes = parser.parse_optional_attr_dict()
         operands_pos = parser.pos
-        ins = parse_operand_group(parser, "ins")
+        ins = parse_optional_operand_group(parser, "ins")
         if ins is None:
             parser.raise_error("Expected 'ins' in 'linalg_ext.batch_matmul'")
-        outs = parse_operand_group(parser, "outs")
+        outs = parse_optional_operand_group(parser, "outs")
         if outs is None:
             parser.raise_error("Expected 'outs' in 'linalg_ext.batch_matmul'")
         parser.parse_keyword("layout", " in 'linalg_ext.batch_matmul'")
@@ -1119,7 +1061,7 @@ class BatchMatmulOp(IRDLOperation):
                 parser.pos,
             )
         for value in (*ins, *outs):
-            if not isinstance(value.type, ShapedType) or not _is_int_or_float(
+            if not isinstance(value.type, ShapedType) or not is_int_or_float(
                 value.type.get_element_type()
             ):
                 parser.raise_error(
@@ -1150,7 +1092,7 @@ class BatchMatmulOp(IRDLOperation):
         assert isinstance(rhs_type, ShapedType)
         assert isinstance(init_type, ShapedType)
         for role, type_ in (("lhs", lhs_type), ("rhs", rhs_type), ("init", init_type)):
-            if not _is_int_or_float(type_.get_element_type()):
+            if not is_int_or_float(type_.get_element_type()):
                 op_error(
                     self,
                     f"expected {role} element type to be an integer or float type, "
@@ -1158,7 +1100,7 @@ class BatchMatmulOp(IRDLOperation):
                 )
         init_element = init_type.get_element_type()
         for role, type_ in (("lhs", lhs_type), ("rhs", rhs_type)):
-            if not _castable(type_.get_element_type(), init_element):
+            if not can_cast_signed(type_.get_element_type(), init_element):
                 op_error(
                     self,
                     f"expected {role} element type {type_.get_element_type()} to "

@@ -56,8 +56,9 @@ from linalg_ext.semantics.tensor_ops import TensorOpFunctions
 INDEX_BITWIDTH = 64
 
 
-def make_interpreter(module: ModuleOp) -> Interpreter:
-    """An interpreter over `module` that knows xDSL's ops and ours."""
+def stock_interpreter(module: ModuleOp) -> Interpreter:
+    """An interpreter with xDSL's own functions only (the baseline of
+    `make bench`)."""
     interpreter = Interpreter(module, index_bitwidth=INDEX_BITWIDTH)
     for functions in (
         AffineFunctions(),
@@ -70,9 +71,15 @@ def make_interpreter(module: ModuleOp) -> Interpreter:
         MemRefFunctions(),
         ScfFunctions(),
         TensorFunctions(),
-        LinalgExtFunctions(),
     ):
         interpreter.register_implementations(functions)
+    return interpreter
+
+
+def make_interpreter(module: ModuleOp) -> Interpreter:
+    """An interpreter over `module` that knows xDSL's ops and ours."""
+    interpreter = stock_interpreter(module)
+    interpreter.register_implementations(LinalgExtFunctions())
     # Ours replace xDSL's where both exist.
     for functions in (
         ScalarOpFunctions(),

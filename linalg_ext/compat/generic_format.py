@@ -25,10 +25,12 @@ from xdsl.ir import Attribute
 from xdsl.parser import Parser
 from xdsl.printer import Printer
 
-from linalg_ext.compat.syntax import (
+from linalg_ext.assembly import (
     parse_optional_operand_group,
-    parse_optional_result_types,
     print_operand_group,
+)
+from linalg_ext.compat.syntax import (
+    parse_optional_result_types,
     print_result_types,
     sorted_attributes,
 )

@@ -48,6 +48,10 @@ from xdsl.parser import Parser
 from xdsl.printer import Printer
 from xdsl.utils.exceptions import VerifyException
 
+from linalg_ext.assembly import (
+    parse_optional_operand_group,
+    print_operand_group,
+)
 from linalg_ext.compat.checks import (
     element_type,
     is_tensor_or_memref,
@@ -56,13 +60,12 @@ from linalg_ext.compat.checks import (
     verify_shaped_operands,
 )
 from linalg_ext.compat.syntax import (
-    parse_optional_operand_group,
     parse_optional_result_types,
-    print_operand_group,
     print_result_types,
     sorted_attributes,
     split_properties,
 )
+from linalg_ext.type_functions import cast_signed
 
 TENSOR_OR_MEMREF = base(TensorType) | base(MemRefType)
 
@@ -612,24 +615,6 @@ BATCH_MATMUL_DEFAULT_MAPS = ArrayAttr(
 )
 
 
-def _cast(value: SSAValue, target: Attribute) -> SSAValue:
-    """`value` converted to `target` as MLIR's `cast_signed` does it."""
-    source = value.type
-    if source == target:
-        return value
-    if isinstance(source, AnyFloat) and isinstance(target, AnyFloat):
-        if source.bitwidth < target.bitwidth:
-            return arith.ExtFOp(value, target).result
-        return arith.TruncFOp(value, target).result
-    if isinstance(source, IntegerType) and isinstance(target, IntegerType):
-        if source.width.data < target.width.data:
-            return arith.ExtSIOp(value, target).result
-        return arith.TruncIOp(value, target).result
-    if isinstance(source, IntegerType):
-        return arith.SIToFPOp(value, target).result
-    return arith.FPToSIOp(value, target).result
-
-
 @irdl_op_definition
 class BatchMatmulOp(UpstreamNamedOperation):
     """Batched matrix product accumulated into the init:
@@ -689,8 +674,8 @@ class BatchMatmulOp(UpstreamNamedOperation):
 
         @Builder.implicit_region(arg_types)
         def body(args: tuple[BlockArgument, ...]) -> None:
-            lhs = _cast(args[0], accumulator_type)
-            rhs = _cast(args[1], accumulator_type)
+            lhs = cast_signed(args[0], accumulator_type)
+            rhs = cast_signed(args[1], accumulator_type)
             YieldOp(add(args[2], mul(lhs, rhs)))
 
         return body

@@ -1,6 +1,7 @@
 """Pieces of upstream MLIR's textual syntax shared by the compat ops.
 
 Structured ops spell their operands as `ins(%a, %b : T1, T2) outs(%c : T3)`
+(those groups live in `linalg_ext.assembly`, shared with the linalg_ext ops)
 and their tensor results as `-> T` or `-> (T1, T2)`; MLIR prints attribute
 dictionaries sorted by name. These helpers read and write exactly that.
 """
@@ -9,39 +10,9 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 
-from xdsl.ir import Attribute, SSAValue
+from xdsl.ir import Attribute
 from xdsl.parser import Parser
 from xdsl.printer import Printer
-
-
-def parse_optional_operand_group(
-    parser: Parser, keyword: str
-) -> Sequence[SSAValue] | None:
-    """`keyword(%a, %b : T1, T2)`, if the keyword is next."""
-    pos = parser.pos
-    if parser.parse_optional_keyword(keyword) is None:
-        return None
-    parser.parse_punctuation("(")
-    if parser.parse_optional_punctuation(")") is not None:
-        return ()
-    unresolved = parser.parse_comma_separated_list(
-        Parser.Delimiter.NONE, parser.parse_unresolved_operand
-    )
-    parser.parse_punctuation(":")
-    types = parser.parse_comma_separated_list(Parser.Delimiter.NONE, parser.parse_type)
-    parser.parse_punctuation(")")
-    return parser.resolve_operands(unresolved, types, pos)
-
-
-def print_operand_group(
-    printer: Printer, keyword: str, values: Sequence[SSAValue]
-) -> None:
-    """` keyword(%a, %b : T1, T2)`, with the leading space."""
-    printer.print_string(f" {keyword}(")
-    printer.print_list(values, printer.print_ssa_value)
-    printer.print_string(" : ")
-    printer.print_list((v.type for v in values), printer.print_attribute)
-    printer.print_string(")")
 
 
 def parse_optional_result_types(parser: Parser) -> Sequence[Attribute]:

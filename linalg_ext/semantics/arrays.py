@@ -173,6 +173,22 @@ def canonical_i1(array: np.ndarray) -> np.ndarray:
     return (array != 0).astype(array.dtype)
 
 
+def destinations(
+    op: Operation, outputs: Sequence[ShapedArray[Any]]
+) -> tuple[ShapedArray[Any], ...]:
+    """Where a destination-style op writes: copies of the inits when it
+    returns tensors (the operands stay untouched), the output buffers
+    themselves on memrefs."""
+    return tuple(o.copy() for o in outputs) if op.results else tuple(outputs)
+
+
+def destination_results(
+    op: Operation, written: Sequence[ShapedArray[Any]]
+) -> tuple[ShapedArray[Any], ...]:
+    """The op's results: the written values on tensors, nothing on memrefs."""
+    return tuple(written) if op.results else ()
+
+
 def numpy_view(array: ShapedArray[Any]) -> np.ndarray:
     """The array's elements as a numpy array sharing its memory."""
     pointer = array.data_ptr

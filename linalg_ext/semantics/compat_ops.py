@@ -15,7 +15,7 @@ outputs are written in place.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator
 from itertools import product
 from typing import Any
 
@@ -31,8 +31,6 @@ from xdsl.interpreter import (
     impl_terminator,
     register_impls,
 )
-from xdsl.interpreters.shaped_array import ShapedArray
-from xdsl.ir import Operation
 from xdsl.utils.exceptions import InterpretationError
 
 from linalg_ext.compat.affine_ops import MaxOp
@@ -54,6 +52,8 @@ from linalg_ext.compat.linalg_ops import (
 )
 from linalg_ext.compat.tensor_ops import GenerateOp
 from linalg_ext.semantics.arrays import (
+    destination_results,
+    destinations,
     numpy_dtype,
     numpy_view,
     shaped_array,
@@ -63,18 +63,6 @@ from linalg_ext.semantics.structured import (
     output_aliases_operand,
     run_structured_op,
 )
-
-
-def _destinations(
-    op: Operation, outputs: Sequence[ShapedArray[Any]]
-) -> tuple[ShapedArray[Any], ...]:
-    """Where the op writes: copies of the inits when it returns tensors, the
-    output buffers themselves on memrefs."""
-    return tuple(o.copy() for o in outputs) if op.results else tuple(outputs)
-
-
-def _results(op: Operation, destinations: Sequence[ShapedArray[Any]]) -> PythonValues:
-    return tuple(destinations) if op.results else ()
 
 
 def _mixed(static: DenseArrayBase, dynamic: Iterator[Any]) -> list[int]:
@@ -119,12 +107,12 @@ def _run_elementwise(
     op: UpstreamElementwiseOperation, args: PythonValues
 ) -> PythonValues:
     inputs = [numpy_view(a) for a in args[: op.ARITY]]
-    (destination,) = _destinations(op, args[op.ARITY :])
+    (destination,) = destinations(op, args[op.ARITY :])
     with np.errstate(all="ignore"):
         values = ELEMENTWISE_FUNCTIONS[type(op)](*inputs)
     # Written only now: on memrefs an input may be the output buffer.
     numpy_view(destination)[...] = values
-    return _results(op, (destination,))
+    return destination_results(op, (destination,))
 
 
 @register_impls
@@ -134,14 +122,14 @@ class CompatOpFunctions(InterpreterFunctions):
         self, interpreter: Interpreter, op: MapOp, args: PythonValues
     ) -> PythonValues:
         inputs = args[:-1]
-        (destination,) = _destinations(op, args[-1:])
+        (destination,) = destinations(op, args[-1:])
         for index in np.ndindex(*destination.shape):
             elements = [a.load(index) for a in inputs] + [destination.load(index)]
             (value,) = interpreter.run_ssacfg_region(
                 op.mapper, tuple(elements), "linalg.map"
             )
             destination.store(index, value)
-        return _results(op, (destination,))
+        return destination_results(op, (destination,))
 
     @impl(BatchMatmulOp)
     def run_batch_matmul(
@@ -151,7 +139,7 @@ class CompatOpFunctions(InterpreterFunctions):
             # In-place on memrefs: only loop order gives upstream's result.
             return run_structured_op(interpreter, op, args)  # pyright: ignore[reportArgumentType]
         lhs, rhs = numpy_view(args[0]), numpy_view(args[1])
-        (init,) = _destinations(op, args[2:])
+        (init,) = destinations(op, args[2:])
         out = numpy_view(init)
         # Each map names the loops (batch, m, n, k) = (d0, d1, d2, d3) an
         # operand's dimensions follow: that is an einsum subscript.
@@ -170,7 +158,7 @@ class CompatOpFunctions(InterpreterFunctions):
                 signed_elements(rhs, rhs_type).astype(out.dtype),
             )
             out[...] = out + products
-        return _results(op, (init,))
+        return destination_results(op, (init,))
 
     @impl(DivOp)
     def run_div(

@@ -23,24 +23,16 @@ from xdsl.interpreter import (
     impl_terminator,
     register_impls,
 )
-from xdsl.interpreters.shaped_array import ShapedArray
-from xdsl.ir import Operation, Region
+from xdsl.ir import Region
 from xdsl.utils.exceptions import InterpretationError
 
 from linalg_ext import dialect as le
-from linalg_ext.semantics.arrays import numpy_view, signed_elements
-
-
-def _destinations(
-    op: Operation, outputs: Sequence[ShapedArray[Any]]
-) -> tuple[ShapedArray[Any], ...]:
-    """Where the op writes: copies of the inits on tensors (the results), the
-    output buffers themselves on memrefs."""
-    return tuple(o.copy() for o in outputs) if op.results else tuple(outputs)
-
-
-def _results(op: Operation, destinations: Sequence[ShapedArray[Any]]) -> PythonValues:
-    return tuple(destinations) if op.results else ()
+from linalg_ext.semantics.arrays import (
+    destination_results,
+    destinations,
+    numpy_view,
+    signed_elements,
+)
 
 
 def _scalar(value: Any) -> Any:
@@ -59,7 +51,7 @@ def _run_softmax_like(op: le.SoftmaxLikeOp, args: PythonValues, normalise: bool)
     output = exp(x − max) [/ acc] and scale = exp(m0 − max) [· a0 / acc]."""
     dimension = op.dimension.value.data
     x, max_init, acc_init = (numpy_view(a) for a in (args[0], args[2], args[3]))
-    output, max_, acc, scale = _destinations(op, args[1:])
+    output, max_, acc, scale = destinations(op, args[1:])
     with np.errstate(all="ignore"):
         new_max = np.maximum(max_init, x.max(axis=dimension))
         exponentials = np.exp(x - np.expand_dims(new_max, dimension))
@@ -73,7 +65,7 @@ def _run_softmax_like(op: le.SoftmaxLikeOp, args: PythonValues, normalise: bool)
     numpy_view(scale)[...] = decay
     numpy_view(max_)[...] = new_max
     numpy_view(acc)[...] = new_acc
-    return _results(op, (output, max_, acc, scale))
+    return destination_results(op, (output, max_, acc, scale))
 
 
 @register_impls
@@ -96,18 +88,18 @@ class LinalgExtFunctions(InterpreterFunctions):
     def run_diag(
         self, interpreter: Interpreter, op: le.DiagOp, args: PythonValues
     ) -> PythonValues:
-        (output,) = _destinations(op, args[1:])
+        (output,) = destinations(op, args[1:])
         vector, matrix = numpy_view(args[0]), numpy_view(output)
         matrix[...] = 0
         diagonal = np.arange(vector.shape[-1])
         matrix[..., diagonal, diagonal] = vector
-        return _results(op, (output,))
+        return destination_results(op, (output,))
 
     @impl(le.ScanOp)
     def run_scan(
         self, interpreter: Interpreter, op: le.ScanOp, args: PythonValues
     ) -> PythonValues:
-        output, accumulator = _destinations(op, args[1:])
+        output, accumulator = destinations(op, args[1:])
         dimension = op.dimension.value.data
         inclusive = bool(op.inclusive.value.data)
         # Carries start from the accumulator's initial value (read before any
@@ -125,14 +117,14 @@ class LinalgExtFunctions(InterpreterFunctions):
                 running = combined
             carries[position] = running
         numpy_view(accumulator)[...] = carries
-        return _results(op, (output, accumulator))
+        return destination_results(op, (output, accumulator))
 
     @impl(le.ScatterOp)
     def run_scatter(
         self, interpreter: Interpreter, op: le.ScatterOp, args: PythonValues
     ) -> PythonValues:
         indices, updates = numpy_view(args[0]), numpy_view(args[1]).copy()
-        (src,) = _destinations(op, args[2:])
+        (src,) = destinations(op, args[2:])
         target = numpy_view(src)
         batch_shape = indices.shape[:-1]
         depth = indices.shape[-1]
@@ -154,7 +146,7 @@ class LinalgExtFunctions(InterpreterFunctions):
                     "scatter",
                 )
                 target[where + window] = new
-        return _results(op, (src,))
+        return destination_results(op, (src,))
 
     @impl(le.TopkOp)
     def run_topk(
@@ -167,7 +159,7 @@ class LinalgExtFunctions(InterpreterFunctions):
             if len(op.inputs) == 2
             else None
         )
-        out_values, out_indices = _destinations(op, args[len(op.inputs) :])
+        out_values, out_indices = destinations(op, args[len(op.inputs) :])
         top_values = np.moveaxis(numpy_view(out_values), dimension, -1)
         top_indices = np.moveaxis(numpy_view(out_indices), dimension, -1)
         k = top_values.shape[-1]
@@ -190,7 +182,7 @@ class LinalgExtFunctions(InterpreterFunctions):
             top_indices[position] = (
                 given_indices[position][ranked] if given_indices is not None else ranked
             )
-        return _results(op, (out_values, out_indices))
+        return destination_results(op, (out_values, out_indices))
 
     @impl(le.LayerNormOp)
     def run_layer_norm(
@@ -198,7 +190,7 @@ class LinalgExtFunctions(InterpreterFunctions):
     ) -> PythonValues:
         x = numpy_view(args[0])
         axes = op.axis_values
-        destinations = _destinations(op, args[len(op.inputs) :])
+        written = destinations(op, args[len(op.inputs) :])
         with np.errstate(all="ignore"):
             mean = x.mean(axis=axes, keepdims=True, dtype=x.dtype)
             centred = x - mean
@@ -213,18 +205,18 @@ class LinalgExtFunctions(InterpreterFunctions):
                 weight = numpy_view(args[1]).reshape(affine_shape)
                 bias = numpy_view(args[2]).reshape(affine_shape)
                 normalised = normalised * weight + bias
-        numpy_view(destinations[0])[...] = normalised
-        if len(destinations) == 3:
-            numpy_view(destinations[1])[...] = mean.squeeze(axis=axes)
-            numpy_view(destinations[2])[...] = rstd.squeeze(axis=axes)
-        return _results(op, destinations)
+        numpy_view(written[0])[...] = normalised
+        if len(written) == 3:
+            numpy_view(written[1])[...] = mean.squeeze(axis=axes)
+            numpy_view(written[2])[...] = rstd.squeeze(axis=axes)
+        return destination_results(op, written)
 
     @impl(le.BatchMatmulOp)
     def run_batch_matmul(
         self, interpreter: Interpreter, op: le.BatchMatmulOp, args: PythonValues
     ) -> PythonValues:
         lhs, rhs = numpy_view(args[0]), numpy_view(args[1])
-        (init,) = _destinations(op, args[2:])
+        (init,) = destinations(op, args[2:])
         out = numpy_view(init)
         layout = op.layout.data
         if layout[0] == "t":
@@ -241,7 +233,7 @@ class LinalgExtFunctions(InterpreterFunctions):
         rhs = signed_elements(rhs, rhs_type).astype(out.dtype)
         with np.errstate(all="ignore"):
             out[...] = out + np.matmul(lhs, rhs)
-        return _results(op, (init,))
+        return destination_results(op, (init,))
 
     @impl(le.AliasOp)
     def run_alias(
