@@ -73,3 +73,26 @@ def test_pip_install_into_clean_venv(tmp_path):
     )
     assert opt.returncode == 0, opt.stderr
     assert "linalg_ext.softmax dimension(0)" in opt.stdout
+    # The command-line tools come with the distribution, and run.
+    (tmp_path / "twice.mlir").write_text(
+        "func.func @twice(%x: tensor<3xi32>) -> tensor<3xi32> {\n"
+        "  %e = tensor.empty() : tensor<3xi32>\n"
+        "  %r = linalg.add ins(%x, %x : tensor<3xi32>, tensor<3xi32>) outs(%e : tensor<3xi32>) -> tensor<3xi32>\n"
+        "  return %r : tensor<3xi32>\n}\n"
+    )
+    tool = subprocess.run(
+        [str(venv / "bin" / "linalg-ext-run"), "twice.mlir"],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+    )
+    assert tool.returncode == 0, tool.stderr
+    assert "result #0: tensor<3xi32>, shape (3,), dtype int32" in tool.stdout
+    check = subprocess.run(
+        [str(venv / "bin" / "linalg-ext-check"), "twice.mlir", "-p", "canonicalize"],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+    )
+    assert check.returncode == 0, check.stderr
+    assert check.stdout.strip() == "@twice: OK (3 trials)"
