@@ -150,8 +150,10 @@ def check_module(
     try:
         PassPipeline(tuple(passes)).apply(ctx, transformed)
         transformed.verify()
-    except DiagnosticException as error:
-        raise ToolError(f"the pipeline failed: {first_line(error)}") from error
+    except Exception as error:  # a failing pass, whatever it raises, is reported
+        raise ToolError(
+            f"the pipeline failed: {type(error).__name__}: {first_line(error)}"
+        ) from error
     names = (
         [entry]
         if entry is not None
