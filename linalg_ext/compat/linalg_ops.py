@@ -132,6 +132,11 @@ class MapOp(IRDLOperation):
             attributes=attributes,
         )
 
+    @property
+    def outputs(self) -> tuple[SSAValue]:
+        """The init as the one output, as structured-op code expects it."""
+        return (self.init,)
+
     def get_indexing_maps(self) -> ArrayAttr[AffineMapAttr]:
         return _identity_maps(_rank(self.init), len(self.inputs) + 1)
 

@@ -1,0 +1,69 @@
+"""Facts about destination-passing structured ops (Linalg's and ours).
+
+Works on any op with `inputs`, `outputs`, an indexing map per operand and
+iterator types: xDSL's `LinalgStructuredOperation`s and the compat ops that
+offer the same methods (`linalg.map`).
+"""
+
+from __future__ import annotations
+
+from xdsl.dialects.builtin import TensorType
+from xdsl.dialects.linalg.attrs import IteratorType
+from xdsl.ir import Operation, SSAValue
+from xdsl.ir.affine import AffineMap
+
+
+def is_structured(op: Operation) -> bool:
+    return all(
+        hasattr(op, name)
+        for name in ("inputs", "outputs", "get_indexing_maps", "get_iterator_types")
+    )
+
+
+def init_for_result(op: Operation, result_index: int) -> SSAValue | None:
+    """The init (`outs` operand) a destination-style op's tensor result comes
+    from, or None if `op` is not destination-style."""
+    if not is_structured(op):
+        return None
+    tensor_outputs = [o for o in op.outputs if isinstance(o.type, TensorType)]  # pyright: ignore
+    if result_index >= len(tensor_outputs):
+        return None
+    return tensor_outputs[result_index]
+
+
+def is_all_parallel(op: Operation) -> bool:
+    return all(
+        t.data == IteratorType.PARALLEL
+        for t in op.get_iterator_types().data  # pyright: ignore
+    )
+
+
+def output_map(op: Operation, output_index: int) -> AffineMap:
+    maps = op.get_indexing_maps().data  # pyright: ignore
+    return maps[len(op.inputs) + output_index].data  # pyright: ignore
+
+
+def body_reads_output(op: Operation, output_index: int) -> bool:
+    """Whether the body uses the block argument of that output (its old value)."""
+    regions = op.regions
+    if not regions or not regions[0].blocks:
+        return True  # no visible body: assume it reads
+    argument = regions[0].block.args[len(op.inputs) + output_index]  # pyright: ignore
+    return bool(argument.uses)
+
+
+def with_output(op: Operation, output_index: int, new_init: SSAValue) -> Operation:
+    """A copy of `op` (body cloned) whose output `output_index` is `new_init`,
+    its result of that index typed like the new init. `op` must return
+    tensors, one result per output."""
+    operands = list(op.operands)
+    operands[len(op.inputs) + output_index] = new_init  # pyright: ignore
+    result_types = [r.type for r in op.results]
+    result_types[output_index] = new_init.type
+    return type(op).create(
+        operands=operands,
+        result_types=result_types,
+        properties=dict(op.properties),
+        attributes=dict(op.attributes),
+        regions=[region.clone() for region in op.regions],
+    )
