@@ -13,6 +13,12 @@ from collections.abc import Callable
 from xdsl.passes import ModulePass
 
 
+def _fuse_pad() -> type[ModulePass]:
+    from linalg_ext.passes.fuse_pad import FusePadPass
+
+    return FusePadPass
+
+
 def _test_perturb_constants() -> type[ModulePass]:
     from linalg_ext.passes.test_perturb_constants import PerturbConstantsPass
 
@@ -20,6 +26,7 @@ def _test_perturb_constants() -> type[ModulePass]:
 
 
 ALL_PASSES: dict[str, Callable[[], type[ModulePass]]] = {
+    "fuse-pad": _fuse_pad,
     # Test passes, as in MLIR, carry a `test-` prefix; they are not for use.
     "test-perturb-constants": _test_perturb_constants,
 }
