@@ -21,22 +21,27 @@ for every case upstream handles and goes further:
   the producer and leaves the original for the other users);
 - a producer whose body reads its init still sees the init's values in the
   interior (upstream would hand it the padding value instead);
-- `fill=border` writes the padding value only into the 2·rank border slabs
-  when the producer overwrites the whole interior;
+- a pad value that depends on the indices, or that the region computes, is
+  evaluated by a `linalg.generic` over `linalg.index` instead of refused;
+- `fill=border` writes the padding only into the 2·rank border slabs when the
+  producer overwrites the whole interior (static or dynamic sizes);
 - `report` prints one line per pad left unfused, with the reason.
 """
 
 from __future__ import annotations
 
 import sys
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import ClassVar
 
 from xdsl.context import Context
 from xdsl.dialects import arith, func, tensor
-from xdsl.dialects.builtin import ModuleOp, TensorType
-from xdsl.dialects.linalg.ops import FillOp
-from xdsl.ir import Block, BlockArgument, Operation, OpResult, SSAValue
+from xdsl.dialects.builtin import AffineMapAttr, ModuleOp, TensorType
+from xdsl.dialects.linalg.attrs import IteratorTypeAttr
+from xdsl.dialects.linalg.ops import FillOp, GenericOp, IndexOp, YieldOp
+from xdsl.ir import Block, BlockArgument, Operation, OpResult, Region, SSAValue
+from xdsl.ir.affine import AffineMap
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import (
     PatternRewriter,
@@ -45,6 +50,7 @@ from xdsl.pattern_rewriter import (
     op_type_rewrite_pattern,
 )
 from xdsl.rewriter import InsertPoint
+from xdsl.traits import is_side_effect_free
 
 from linalg_ext.transforms.affine_maps import is_permutation
 from linalg_ext.transforms.dps import (
@@ -54,7 +60,12 @@ from linalg_ext.transforms.dps import (
     output_map,
     with_output,
 )
-from linalg_ext.transforms.mixed_sizes import Mixed, join_mixed, sum_mixed
+from linalg_ext.transforms.mixed_sizes import (
+    Mixed,
+    as_index_value,
+    join_mixed,
+    sum_mixed,
+)
 from linalg_ext.transforms.shape_reification import reify_dim, tensor_dim
 from linalg_ext.transforms.slices import extract_slice, insert_slice
 
@@ -63,41 +74,82 @@ class NotFused(Exception):
     """Why a pad is left as it is (the reasons of `report`)."""
 
 
-def padding_value(pad: tensor.PadOp, new_ops: list[Operation]) -> SSAValue:
-    """The value every padded element takes, usable outside the region: a
-    value defined outside it, or a constant defined inside (cloned out)."""
+@dataclass
+class Padding:
+    """What the border holds: one value (`linalg.fill`), or the pad region
+    evaluated at each index (a `linalg.generic` over `linalg.index`)."""
+
+    value: SSAValue | None
+    region: Block | None
+
+    def fill(
+        self, dest: SSAValue, offsets: Sequence[Mixed], new_ops: list[Operation]
+    ) -> SSAValue:
+        """`dest` filled with the padding; `offsets` place `dest` in the padded
+        tensor, since an index-dependent value depends on that position."""
+        if self.value is not None:
+            fill = FillOp((self.value,), (dest,), (dest.type,))
+            new_ops.append(fill)
+            return fill.res[0]
+        assert self.region is not None and isinstance(dest.type, TensorType)
+        rank = len(offsets)
+        body = Block(arg_types=[dest.type.get_element_type()])
+        mapping: dict[SSAValue, SSAValue] = {}
+        for dim, (argument, offset) in enumerate(
+            zip(self.region.args, offsets, strict=True)
+        ):
+            index = IndexOp(dim)
+            body.add_op(index)
+            position: SSAValue = index.result
+            if offset != 0:
+                # A static offset becomes a constant inside the body; a
+                # dynamic one is used from outside.
+                shift_ops: list[Operation] = []
+                shift = as_index_value(offset, shift_ops)
+                body.add_ops(shift_ops)
+                add = arith.AddiOp(position, shift)
+                body.add_op(add)
+                position = add.result
+            mapping[argument] = position
+        terminator = self.region.last_op
+        for op in self.region.ops:
+            if op is terminator:
+                body.add_op(YieldOp(*(mapping.get(v, v) for v in op.operands)))
+            else:
+                body.add_op(op.clone(value_mapper=mapping))
+        identity = AffineMapAttr(AffineMap.identity(rank))
+        generic = GenericOp(
+            (),
+            (dest,),
+            Region(body),
+            (identity,),
+            (IteratorTypeAttr.parallel(),) * rank,
+            (dest.type,),
+        )
+        new_ops.append(generic)
+        return generic.res[0]
+
+
+def padding_of(pad: tensor.PadOp, new_ops: list[Operation]) -> Padding:
+    """A value defined outside the region (or a constant inside, cloned out)
+    fills; anything else the region computes is evaluated per index."""
     block = pad.region.block
     terminator = block.last_op
     assert terminator is not None
     (value,) = terminator.operands
-    if isinstance(value, BlockArgument) and value.block is block:
-        raise NotFused("the pad value depends on the region's index arguments")
-    owner = value.owner if isinstance(value, OpResult) else None
-    if owner is not None and owner.parent_block() is block:
-        if isinstance(owner, arith.ConstantOp):
-            constant = owner.clone()
-            new_ops.append(constant)
-            return constant.result
-        if depends_on_arguments(value, block):
-            raise NotFused("the pad value depends on the region's index arguments")
-        raise NotFused("non constant padding (the pad value is computed in the region)")
-    return value
-
-
-def depends_on_arguments(value: SSAValue, block: Block) -> bool:
-    """Whether `value`, computed in `block`, uses the block's arguments."""
-    pending, seen = [value], set[SSAValue]()
-    while pending:
-        current = pending.pop()
-        if current in seen:
-            continue
-        seen.add(current)
-        if isinstance(current, BlockArgument):
-            if current.block is block:
-                return True
-        elif current.owner.parent_block() is block:  # pyright: ignore
-            pending.extend(current.owner.operands)  # pyright: ignore
-    return False
+    inside = (isinstance(value, BlockArgument) and value.block is block) or (
+        isinstance(value, OpResult) and value.op.parent_block() is block
+    )
+    if not inside:
+        return Padding(value, None)
+    if isinstance(value, OpResult) and isinstance(value.op, arith.ConstantOp):
+        constant = value.op.clone()
+        new_ops.append(constant)
+        return Padding(constant.result, None)
+    for op in block.ops:
+        if op is not terminator and not is_side_effect_free(op):
+            raise NotFused(f"the pad region has an op with side effects ({op.name})")
+    return Padding(None, block)
 
 
 def producer_of(pad: tensor.PadOp) -> tuple[Operation, int]:
@@ -150,7 +202,7 @@ class FusePadIntoProducer(RewritePattern):
 
     def fuse(self, pad: tensor.PadOp, rewriter: PatternRewriter) -> None:
         new_ops: list[Operation] = []
-        value = padding_value(pad, new_ops)
+        padding = padding_of(pad, new_ops)
         producer, index = producer_of(pad)
         source = pad.source
         result_type = pad.result.type
@@ -183,14 +235,12 @@ class FusePadIntoProducer(RewritePattern):
         whole_interior_written = not reads_init and is_permutation(
             output_map(producer, index)
         )
-        if self.fill_border and whole_interior_written and self.static(pad, sizes):
-            padded = self.fill_slabs(
-                empty.tensor, value, low, sizes, result_type, new_ops
+        if self.fill_border and whole_interior_written:
+            padded = fill_border(
+                empty.tensor, padding, low, sizes, high, padded_sizes, new_ops
             )
         else:
-            fill = FillOp((value,), (empty.tensor,), (result_type,))
-            new_ops.append(fill)
-            padded = fill.res[0]
+            padded = padding.fill(empty.tensor, [0] * rank, new_ops)
         init = producer.outputs[index]  # pyright: ignore[reportAttributeAccessIssue]
         if reads_init:
             # The body reads its init: the interior must hold the init's values.
@@ -215,43 +265,35 @@ class FusePadIntoProducer(RewritePattern):
                 rewriter.replace_all_uses_with(result, fused.results[result.index])
         rewriter.erase(producer)
 
-    @staticmethod
-    def static(pad: tensor.PadOp, sizes: list[Mixed]) -> bool:
-        return all(isinstance(s, int) for s in sizes) and not pad.low and not pad.high
 
-    @staticmethod
-    def fill_slabs(
-        padded: SSAValue,
-        value: SSAValue,
-        low: list[Mixed],
-        sizes: list[Mixed],
-        result_type: TensorType,
-        new_ops: list[Operation],
-    ) -> SSAValue:
-        """Fill the border, dimension by dimension: the low and high slabs of
-        a dimension span the interior of the dimensions already done and all
-        of the later ones, so no element is written twice."""
-        shape = list(result_type.get_shape())
-        offsets = [0] * len(shape)
-        extents = list(shape)
-        for d, (start, size) in enumerate(zip(low, sizes, strict=True)):
-            assert isinstance(start, int) and isinstance(size, int)
-            for slab_offset, slab_size in (
-                (0, start),
-                (start + size, shape[d] - start - size),
-            ):
-                if slab_size == 0:
-                    continue
-                offsets[d], extents[d] = slab_offset, slab_size
-                if 0 in extents:
-                    continue
-                slab = extract_slice(padded, offsets, extents)
-                fill = FillOp((value,), (slab.result,), (slab.result.type,))
-                back = insert_slice(fill.res[0], padded, offsets, extents)
-                new_ops.extend((slab, fill, back))
-                padded = back.result
-            offsets[d], extents[d] = start, size
-        return padded
+def fill_border(
+    padded: SSAValue,
+    padding: Padding,
+    low: Sequence[Mixed],
+    sizes: Sequence[Mixed],
+    high: Sequence[Mixed],
+    padded_sizes: Sequence[Mixed],
+    new_ops: list[Operation],
+) -> SSAValue:
+    """Fill the border only, dimension by dimension: the low and high slabs of
+    a dimension span the interior of the dimensions already done and all of
+    the later ones, so no element is written twice."""
+    offsets: list[Mixed] = [0] * len(sizes)
+    extents: list[Mixed] = list(padded_sizes)
+    for d in range(len(sizes)):
+        high_start = sum_mixed((low[d], sizes[d]), new_ops)
+        for slab_offset, slab_size in ((0, low[d]), (high_start, high[d])):
+            offsets[d], extents[d] = slab_offset, slab_size
+            if 0 in extents:  # statically empty
+                continue
+            slab = extract_slice(padded, offsets, extents)
+            new_ops.append(slab)
+            filled = padding.fill(slab.result, offsets, new_ops)
+            back = insert_slice(filled, padded, offsets, extents)
+            new_ops.append(back)
+            padded = back.result
+        offsets[d], extents[d] = low[d], sizes[d]
+    return padded
 
 
 def after(op: Operation) -> InsertPoint:
