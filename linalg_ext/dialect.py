@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from abc import ABC
 from collections.abc import Mapping, Sequence
-from typing import ClassVar, NoReturn
+from typing import ClassVar
 
 from xdsl.builder import Builder
 from xdsl.dialects import arith
@@ -65,7 +65,6 @@ from xdsl.traits import (
     Pure,
     get_effects,
 )
-from xdsl.utils.exceptions import VerifyException
 
 from linalg_ext.assembly import (
     I64ArrayList,
@@ -89,6 +88,7 @@ from linalg_ext.type_functions import (
     cast_signed,
     is_int_or_float,
 )
+from linalg_ext.verification import op_error
 
 BATCH_MATMUL_LAYOUTS = ("nn", "nt", "tn", "tt")
 
@@ -96,10 +96,6 @@ BATCH_MATMUL_LAYOUTS = ("nn", "nt", "tn", "tt")
 # --------------------------------------------------------------------------
 # Verification helpers: each raises with the op's name in front of the reason.
 # --------------------------------------------------------------------------
-
-
-def op_error(op: Operation, reason: str) -> NoReturn:
-    raise VerifyException(f"'{op.name}' op {reason}")
 
 
 def _count(n: int, noun: str) -> str:

@@ -24,11 +24,12 @@ from typing import Any
 
 import numpy as np
 from xdsl.dialects import func
-from xdsl.dialects.builtin import MemRefType, ModuleOp, TensorType
+from xdsl.dialects.builtin import MemRefType, ModuleOp
 from xdsl.ir import Attribute
 
 from linalg_ext.running import INDEX_BITWIDTH, FunctionRun, find_function
 from linalg_ext.semantics.arrays import numpy_dtype
+from linalg_ext.shaped import is_ranked_shaped
 
 MLIR_OPT = "mlir-opt-22"
 MLIR_TRANSLATE = "mlir-translate-22"
@@ -121,12 +122,8 @@ _SCALAR_CTYPES = {
 }
 
 
-def _is_shaped(type_: Attribute) -> bool:
-    return isinstance(type_, TensorType | MemRefType)
-
-
 def _dtype(type_: Attribute) -> np.dtype:
-    element = type_.get_element_type() if _is_shaped(type_) else type_
+    element = type_.get_element_type() if is_ranked_shaped(type_) else type_
     return numpy_dtype(element, INDEX_BITWIDTH)
 
 
@@ -196,12 +193,12 @@ def run_upstream(
     # through a pointer to a struct passed first.
     result_fields = []
     for index, type_ in enumerate(result_types):
-        if _is_shaped(type_):
+        if is_ranked_shaped(type_):
             field_type = _descriptor_type(len(type_.get_shape()))
         else:
             field_type = _SCALAR_CTYPES[_dtype(type_)]
         result_fields.append((f"r{index}", field_type))
-    returns_by_value = len(result_types) == 1 and not _is_shaped(result_types[0])
+    returns_by_value = len(result_types) == 1 and not is_ranked_shaped(result_types[0])
     results_struct = None
     if result_types and not returns_by_value:
         results_type = type("Results", (ctypes.Structure,), {"_fields_": result_fields})
@@ -211,7 +208,7 @@ def run_upstream(
 
     for value, type_ in zip(inputs, arg_types, strict=True):
         dtype = _dtype(type_)
-        if _is_shaped(type_):
+        if is_ranked_shaped(type_):
             array = np.ascontiguousarray(np.array(value, dtype=dtype))
             # The compiled code reads and writes this memory: it must outlive
             # the call.
@@ -248,7 +245,7 @@ def run_upstream(
     outputs: list[Any] = []
     for index, type_ in enumerate(result_types):
         field = getattr(results_struct, f"r{index}")
-        if _is_shaped(type_):
+        if is_ranked_shaped(type_):
             outputs.append(_array_from_descriptor(field, _dtype(type_)))
         else:
             outputs.append(field)

@@ -24,7 +24,7 @@ from xdsl.parser import Parser
 from xdsl.printer import Printer
 from xdsl.traits import Pure
 
-from linalg_ext.compat.checks import op_error
+from linalg_ext.verification import op_error
 
 
 @irdl_custom_directive

@@ -7,19 +7,12 @@ quotes, then `op`, then the reason.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import NoReturn
 
 from xdsl.dialects.builtin import MemRefType, TensorType
 from xdsl.ir import Attribute, Operation, SSAValue
-from xdsl.utils.exceptions import VerifyException
 
-
-def op_error(op: Operation | type[Operation], reason: str) -> NoReturn:
-    raise VerifyException(f"'{op.name}' op {reason}")
-
-
-def is_tensor_or_memref(type_: Attribute) -> bool:
-    return isinstance(type_, TensorType | MemRefType)
+from linalg_ext.shaped import is_ranked_shaped
+from linalg_ext.verification import op_error
 
 
 def element_type(type_: Attribute) -> Attribute:
@@ -34,7 +27,7 @@ def element_type(type_: Attribute) -> Attribute:
 def verify_shaped_operands(op: Operation, roles: Sequence[tuple[str, SSAValue]]):
     """Every operand is a ranked tensor or a memref, and all are of one kind."""
     for role, value in roles:
-        if not is_tensor_or_memref(value.type):
+        if not is_ranked_shaped(value.type):
             op_error(
                 op, f"expected {role} to be a ranked tensor or memref, got {value.type}"
             )

@@ -56,8 +56,8 @@ from xdsl.traits import (
 )
 from xdsl.utils.exceptions import VerifyException
 
-from linalg_ext.compat.checks import op_error
 from linalg_ext.compat.syntax import sorted_attributes
+from linalg_ext.verification import op_error
 
 # --------------------------------------------------------------------------
 # scf.forall.in_parallel

@@ -54,8 +54,6 @@ from linalg_ext.assembly import (
 )
 from linalg_ext.compat.checks import (
     element_type,
-    is_tensor_or_memref,
-    op_error,
     verify_destination_results,
     verify_shaped_operands,
 )
@@ -65,7 +63,9 @@ from linalg_ext.compat.syntax import (
     sorted_attributes,
     split_properties,
 )
+from linalg_ext.shaped import is_ranked_shaped
 from linalg_ext.type_functions import cast_signed
+from linalg_ext.verification import op_error
 
 TENSOR_OR_MEMREF = base(TensorType) | base(MemRefType)
 
@@ -216,7 +216,7 @@ class MapOp(IRDLOperation):
             )
         (init,) = outputs
         for value in (*inputs, init):
-            if not is_tensor_or_memref(value.type):
+            if not is_ranked_shaped(value.type):
                 parser.raise_error(
                     f"'linalg.map' expects tensor or memref operands, got {value.type}",
                     start,

@@ -20,7 +20,7 @@ from xdsl.irdl import (
 )
 from xdsl.traits import RecursiveMemoryEffect
 
-from linalg_ext.compat.checks import op_error
+from linalg_ext.verification import op_error
 
 
 @irdl_op_definition

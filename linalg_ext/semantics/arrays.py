@@ -291,6 +291,16 @@ def check_sizes(sizes: Sequence[int], op_name: str) -> None:
         raise InterpretationError(f"{op_name}: negative size in {list(sizes)}")
 
 
+def checked_dim(op: Operation, source: ShapedArray[Any], dim: int, kind: str) -> int:
+    """The extent of dimension `dim` of `source` (a `kind`), for tensor.dim and
+    memref.dim; a dimension out of range is an error naming the op."""
+    if not 0 <= dim < len(source.shape):
+        raise InterpretationError(
+            f"{op.name}: dimension {dim} of a {kind} of rank {len(source.shape)}"
+        )
+    return source.shape[dim]
+
+
 def check_fits_type(
     shape: Sequence[int], type_: Attribute, op_name: str, what: str
 ) -> None:

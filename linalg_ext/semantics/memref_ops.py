@@ -31,6 +31,7 @@ from linalg_ext.semantics.arrays import (
     check_index,
     check_sizes,
     check_slice_bounds,
+    checked_dim,
     element_xtype,
     fill_dynamic,
     kept_slice_dims,
@@ -102,11 +103,7 @@ class MemRefOpFunctions(InterpreterFunctions):
         self, interpreter: Interpreter, op: memref.DimOp, args: PythonValues
     ) -> PythonValues:
         source, dim = args
-        if not 0 <= dim < len(source.shape):
-            raise InterpretationError(
-                f"{op.name}: dimension {dim} of a memref of rank {len(source.shape)}"
-            )
-        return (source.shape[dim],)
+        return (checked_dim(op, source, dim, "memref"),)
 
     @impl(memref.CastOp)
     def run_cast(

@@ -37,6 +37,7 @@ from linalg_ext.semantics.arrays import (
     check_index,
     check_sizes,
     check_slice_bounds,
+    checked_dim,
     element_xtype,
     fill_dynamic,
     kept_slice_dims,
@@ -103,11 +104,7 @@ class TensorOpFunctions(InterpreterFunctions):
         self, interpreter: Interpreter, op: tensor.DimOp, args: PythonValues
     ) -> PythonValues:
         source, dim = args
-        if not 0 <= dim < len(source.shape):
-            raise InterpretationError(
-                f"{op.name}: dimension {dim} of a tensor of rank {len(source.shape)}"
-            )
-        return (source.shape[dim],)
+        return (checked_dim(op, source, dim, "tensor"),)
 
     @impl(tensor.CastOp)
     def run_cast(
