@@ -26,6 +26,7 @@ from xdsl.builder import Builder
 from xdsl.dialects import arith
 from xdsl.dialects.builtin import (
     I64,
+    AffineMapAttr,
     AnyFloat,
     ArrayAttr,
     BoolAttr,
@@ -41,8 +42,10 @@ from xdsl.dialects.builtin import (
     i1,
 )
 from xdsl.dialects.linalg import ops as upstream_linalg
+from xdsl.dialects.linalg.attrs import IteratorTypeAttr
 from xdsl.dialects.utils import AbstractYieldOperation
 from xdsl.ir import Attribute, BlockArgument, Dialect, Operation, Region, SSAValue
+from xdsl.ir.affine import AffineExpr, AffineMap
 from xdsl.irdl import (
     AttrSizedOperandSegments,
     IRDLOperation,
@@ -305,6 +308,25 @@ class DestinationStyleMemoryEffect(MemoryEffect):
 # --------------------------------------------------------------------------
 
 
+def _loops(rank: int, reduced: Sequence[int] = ()) -> ArrayAttr[IteratorTypeAttr]:
+    """`rank` loops, those in `reduced` reductions and the others parallel."""
+    return ArrayAttr(
+        IteratorTypeAttr.reduction() if d in reduced else IteratorTypeAttr.parallel()
+        for d in range(rank)
+    )
+
+
+def _map_dropping(rank: int, dropped: Sequence[int] = ()) -> AffineMapAttr:
+    """(d0, ..., d{rank-1}) -> the dims not in `dropped`, in order."""
+    kept = tuple(AffineExpr.dimension(d) for d in range(rank) if d not in dropped)
+    return AffineMapAttr(AffineMap(rank, 0, kept))
+
+
+def _rank_of_value(value: SSAValue) -> int:
+    assert isinstance(value.type, ShapedType)
+    return len(value.type.get_shape())
+
+
 class LinalgExtDpsOp(IRDLOperation, ABC):
     """An op with variadic `inputs` and `outputs` (ByteIR's `LinalgExt_Op`).
 
@@ -348,6 +370,12 @@ class LinalgExtDpsOp(IRDLOperation, ABC):
     def verify_operands(self) -> None:
         raise NotImplementedError
 
+    def reads_output(self, index: int) -> bool:
+        """Whether the op reads the old value of output `index` (so a pass that
+        changes its destination must keep those values there). True unless
+        the op is known to overwrite all of it."""
+        return True
+
 
 _INS = "(`ins` `(` $inputs^ `:` type($inputs) `)`)?"
 _OUTS = "(`outs` `(` $outputs^ `:` type($outputs) `)`)?"
@@ -369,6 +397,19 @@ class SoftmaxLikeOp(LinalgExtDpsOp, ABC):
     assembly_format = (
         f"attr-dict `dimension` `(` $dimension `)` {_INS} {_OUTS} (`:` type($res)^)?"
     )
+
+    def get_iterator_types(self) -> ArrayAttr[IteratorTypeAttr]:
+        """The input's loops; `dimension` is a reduction."""
+        return _loops(_rank_of_value(self.inputs[0]), (self.dimension.value.data,))
+
+    def get_indexing_maps(self) -> ArrayAttr[AffineMapAttr]:
+        """input and output: identity; max, accumulator, scale: without
+        `dimension`."""
+        rank = _rank_of_value(self.inputs[0])
+        reduced = _map_dropping(rank, (self.dimension.value.data,))
+        return ArrayAttr(
+            (_map_dropping(rank), _map_dropping(rank), reduced, reduced, reduced)
+        )
 
     def __init__(
         self,
@@ -449,6 +490,20 @@ class DiagOp(LinalgExtDpsOp):
 
     name = "linalg_ext.diag"
 
+    def get_iterator_types(self) -> ArrayAttr[IteratorTypeAttr]:
+        """One parallel loop per output dimension."""
+        return _loops(_rank_of_value(self.outputs[0]))
+
+    def get_indexing_maps(self) -> ArrayAttr[AffineMapAttr]:
+        """input: (b..., i, j) -> (b..., i); output: identity. The input is
+        only read where i == j: the maps say which elements exist, not which
+        are read."""
+        rank = _rank_of_value(self.outputs[0])
+        return ArrayAttr((_map_dropping(rank, (rank - 1,)), _map_dropping(rank)))
+
+    def reads_output(self, index: int) -> bool:
+        return False  # every element, on the diagonal or not, is written
+
     assembly_format = f"attr-dict {_INS} {_OUTS} (`:` type($res)^)?"
 
     def __init__(
@@ -498,6 +553,21 @@ class ScanOp(LinalgExtDpsOp):
     dimension = prop_def(IntegerAttr[I64])
     inclusive = prop_def(BoolAttr)
     region = region_def()
+
+    def get_iterator_types(self) -> ArrayAttr[IteratorTypeAttr]:
+        """The input's loops; `dimension` is a reduction."""
+        return _loops(_rank_of_value(self.inputs[0]), (self.dimension.value.data,))
+
+    def get_indexing_maps(self) -> ArrayAttr[AffineMapAttr]:
+        """input and output: identity; accumulator: without `dimension`."""
+        rank = _rank_of_value(self.inputs[0])
+        return ArrayAttr(
+            (
+                _map_dropping(rank),
+                _map_dropping(rank),
+                _map_dropping(rank, (self.dimension.value.data,)),
+            )
+        )
 
     assembly_format = (
         "attr-dict `dimension` `(` $dimension `)` `inclusive` `(` $inclusive `)` "
@@ -574,6 +644,12 @@ class ScatterOp(LinalgExtDpsOp):
     name = "linalg_ext.scatter"
 
     region = region_def()
+
+    def get_iterator_types(self) -> ArrayAttr[IteratorTypeAttr]:
+        """The updates' loops: the batch loops are reductions (two updates
+        may hit one position), the window loops parallel."""
+        batches = _rank_of_value(self.inputs[0]) - 1
+        return _loops(_rank_of_value(self.inputs[1]), tuple(range(batches)))
 
     assembly_format = (
         "attr-dict `ins` `(` $inputs `:` type($inputs) `)` "
@@ -667,6 +743,10 @@ class TopkOp(LinalgExtDpsOp):
 
     dimension = prop_def(IntegerAttr[I64])
     region = region_def()
+
+    def get_iterator_types(self) -> ArrayAttr[IteratorTypeAttr]:
+        """The input's loops; `dimension` is a reduction."""
+        return _loops(_rank_of_value(self.inputs[0]), (self.dimension.value.data,))
 
     assembly_format = (
         "attr-dict `dimension` `(` $dimension `)` "
@@ -776,6 +856,11 @@ class LayerNormOp(LinalgExtDpsOp):
 
     axis = prop_def(ArrayAttr[IntegerAttr[I64]])
     epsilon = prop_def(FloatAttr[Float64Type])
+
+    def get_iterator_types(self) -> ArrayAttr[IteratorTypeAttr]:
+        """The input's loops; the `axis` dimensions are reductions."""
+        axes = tuple(a.value.data for a in self.axis)
+        return _loops(_rank_of_value(self.inputs[0]), axes)
 
     custom_directives = (I64ArrayList, MlirF64)
     assembly_format = (

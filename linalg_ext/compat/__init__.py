@@ -16,7 +16,9 @@ What it adds (see docs/compat.md):
 - `gpu`: the mapping attributes `#gpu.block<x>`, `#gpu.thread<x>`, ... that
   `scf.forall` names (`gpu_attrs`).
 
-What it corrects: `linalg.generic`'s custom syntax (`generic_format`).
+What it corrects: `linalg.generic`'s custom syntax (`generic_format`); the
+structured-op queries (`inputs`, `outputs`, indexing maps, iterator types)
+that `linalg.broadcast` and `linalg.reduce` lack (`structured_interface`).
 
 A `Context` finds ops through the `Dialect` objects xDSL's loaders return, so
 the new ops are appended to those objects. That has to happen before any
@@ -67,6 +69,7 @@ def install() -> None:
     from linalg_ext.compat.generic_format import install_generic_format
     from linalg_ext.compat.gpu_attrs import GPU_MAPPING_ATTRS
     from linalg_ext.compat.linalg_ops import LINALG_OPS
+    from linalg_ext.compat.structured_interface import install_structured_interface
     from linalg_ext.compat.tensor_ops import TENSOR_OPS
 
     _add_operations(Linalg, LINALG_OPS)
@@ -75,3 +78,4 @@ def install() -> None:
     _add_operations(Tensor, (*TENSOR_OPS, ParallelInsertSliceOp))
     _add_attributes(GPU, GPU_MAPPING_ATTRS)
     install_generic_format()
+    install_structured_interface()

@@ -15,8 +15,8 @@ from math import prod
 from typing import Any
 
 import numpy as np
-from xdsl.dialects import tensor
-from xdsl.dialects.builtin import ShapedType, TensorType
+from xdsl.dialects import arith, tensor
+from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, ShapedType, TensorType
 from xdsl.interpreter import (
     Interpreter,
     InterpreterFunctions,
@@ -27,11 +27,13 @@ from xdsl.interpreter import (
     impl_terminator,
     register_impls,
 )
+from xdsl.interpreters.arith import ArithFunctions
 from xdsl.ir import Attribute, Operation
 from xdsl.utils.exceptions import InterpretationError
 
 from linalg_ext.semantics.arrays import (
     array_from_numpy,
+    canonical_i1,
     check_fits_type,
     check_groups,
     check_index,
@@ -40,6 +42,7 @@ from linalg_ext.semantics.arrays import (
     checked_dim,
     element_xtype,
     fill_dynamic,
+    is_i1,
     kept_slice_dims,
     numpy_view,
     reassociation_groups,
@@ -91,6 +94,26 @@ def _reduced_shape(
 
 @register_impls
 class TensorOpFunctions(InterpreterFunctions):
+    @impl(arith.ConstantOp)
+    def run_constant(
+        self, interpreter: Interpreter, op: arith.ConstantOp, args: PythonValues
+    ) -> PythonValues:
+        # xDSL runs scalar constants; a dense tensor constant is a new tensor.
+        value = op.value
+        if not isinstance(value, DenseIntOrFPElementsAttr) or not isinstance(
+            op.result.type, TensorType
+        ):
+            return ArithFunctions().run_constant(interpreter, op, args).values
+        result_type = op.result.type
+        shape = list(result_type.get_shape())
+        elements = np.array(value.get_values())
+        if value.is_splat():
+            elements = np.full(shape, elements.reshape(-1)[0])
+        if is_i1(result_type.get_element_type()):
+            elements = canonical_i1(elements)
+        xtype = _result_xtype(interpreter, result_type)
+        return (array_from_numpy(elements.reshape(shape), xtype),)
+
     @impl(tensor.EmptyOp)
     def run_empty(
         self, interpreter: Interpreter, op: tensor.EmptyOp, args: PythonValues

@@ -49,3 +49,17 @@ func.func @elements(%a: f32, %b: f32, %x: tensor<2x2xf32>) -> (tensor<2xf32>, te
   %d = tensor.dim %x, %c1 : tensor<2x2xf32>
   return %f, %s, %e, %i, %d : tensor<2xf32>, tensor<3x2xf32>, f32, tensor<2x2xf32>, index
 }
+
+// Dense tensor constants, splat and not, of float, integer, index and i1
+// elements, combined with an argument so the values are used.
+func.func @dense_constants(%x: tensor<2x3xf32>, %n: tensor<3xi32>) -> (tensor<2x3xf32>, tensor<3xi32>, tensor<2xindex>, tensor<2xi1>) {
+  %scale = arith.constant dense<[[1.5, -2.0, 0.25], [3.0, 0.0, -1.0]]> : tensor<2x3xf32>
+  %bias = arith.constant dense<7> : tensor<3xi32>
+  %positions = arith.constant dense<[4, 9]> : tensor<2xindex>
+  %flags = arith.constant dense<[true, false]> : tensor<2xi1>
+  %e = tensor.empty() : tensor<2x3xf32>
+  %scaled = linalg.mul ins(%x, %scale : tensor<2x3xf32>, tensor<2x3xf32>) outs(%e : tensor<2x3xf32>) -> tensor<2x3xf32>
+  %ei = tensor.empty() : tensor<3xi32>
+  %shifted = linalg.add ins(%n, %bias : tensor<3xi32>, tensor<3xi32>) outs(%ei : tensor<3xi32>) -> tensor<3xi32>
+  return %scaled, %shifted, %positions, %flags : tensor<2x3xf32>, tensor<3xi32>, tensor<2xindex>, tensor<2xi1>
+}

@@ -308,3 +308,23 @@ def test_expand_and_collapse_shape():
 def test_expand_shape_with_a_wrong_dynamic_size():
     with pytest.raises(InterpretationError, match="tensor.expand_shape"):
         run(RESHAPE, "expand", random(6, 8), 3)
+
+
+def test_dense_tensor_constants():
+    source = """
+    func.func @f() -> (tensor<2x2xf32>, tensor<3xi16>, tensor<3xi1>, tensor<2xindex>, index) {
+      %a = arith.constant dense<[[1.5, -2.0], [0.25, 8.0]]> : tensor<2x2xf32>
+      %b = arith.constant dense<-3> : tensor<3xi16>
+      %c = arith.constant dense<[true, false, true]> : tensor<3xi1>
+      %d = arith.constant dense<[5, 1]> : tensor<2xindex>
+      %e = arith.constant 6 : index
+      return %a, %b, %c, %d, %e : tensor<2x2xf32>, tensor<3xi16>, tensor<3xi1>, tensor<2xindex>, index
+    }
+    """
+    a, b, c, d, e = run(source, "f").results
+    np.testing.assert_array_equal(a, np.array([[1.5, -2.0], [0.25, 8.0]], np.float32))
+    assert a.dtype == np.float32
+    np.testing.assert_array_equal(b, np.full(3, -3, np.int16))
+    np.testing.assert_array_equal(c, [1, 0, 1])
+    np.testing.assert_array_equal(d, [5, 1])
+    assert e == 6
