@@ -55,6 +55,7 @@ from xdsl.traits import is_side_effect_free
 from linalg_ext.transforms.affine_maps import is_permutation
 from linalg_ext.transforms.dps import (
     body_reads_output,
+    has_loops,
     is_all_parallel,
     is_structured,
     output_map,
@@ -154,11 +155,13 @@ def padding_of(pad: tensor.PadOp, new_ops: list[Operation]) -> Padding:
 
 def producer_of(pad: tensor.PadOp) -> tuple[Operation, int]:
     source = pad.source
-    if not isinstance(source, OpResult) or not is_structured(source.op):
+    if not isinstance(source, OpResult) or not has_loops(source.op):
         raise NotFused("expected source to be produced by a linalg structured op")
     producer = source.op
     if not is_all_parallel(producer):
         raise NotFused("only supported for ops with all parallel iterator types")
+    if not is_structured(producer):
+        raise NotFused(f"{producer.name} has no indexing maps")
     # A tensor source is a result, so the producer is in tensor form.
     return producer, source.index
 

@@ -1,8 +1,9 @@
 """Facts about destination-passing structured ops (Linalg's and ours).
 
 Works on any op with `inputs`, `outputs`, an indexing map per operand and
-iterator types: xDSL's `LinalgStructuredOperation`s and the compat ops that
-offer the same methods (`linalg.map`).
+iterator types: xDSL's `LinalgStructuredOperation`s, the linalg ops the
+compat layer completes (`linalg.map`, `linalg.broadcast`, `linalg.reduce`)
+and the `linalg_ext` ops that define their loops (`linalg_ext.diag`, ...).
 """
 
 from __future__ import annotations
@@ -13,11 +14,15 @@ from xdsl.ir import Operation, SSAValue
 from xdsl.ir.affine import AffineMap
 
 
+def has_loops(op: Operation) -> bool:
+    """Whether the op is destination-style and says what its loops are."""
+    names = ("inputs", "outputs", "get_iterator_types")
+    return all(hasattr(op, name) for name in names)
+
+
 def is_structured(op: Operation) -> bool:
-    return all(
-        hasattr(op, name)
-        for name in ("inputs", "outputs", "get_indexing_maps", "get_iterator_types")
-    )
+    """Whether the op also gives an indexing map per operand."""
+    return has_loops(op) and hasattr(op, "get_indexing_maps")
 
 
 def init_for_result(op: Operation, result_index: int) -> SSAValue | None:
@@ -44,7 +49,12 @@ def output_map(op: Operation, output_index: int) -> AffineMap:
 
 
 def body_reads_output(op: Operation, output_index: int) -> bool:
-    """Whether the body uses the block argument of that output (its old value)."""
+    """Whether the op reads the old value of that output: an op that knows
+    says so (`reads_output`); otherwise, whether its body uses the block
+    argument of that output."""
+    reads_output = getattr(op, "reads_output", None)
+    if reads_output is not None:
+        return reads_output(output_index)
     regions = op.regions
     if not regions or not regions[0].blocks:
         return True  # no visible body: assume it reads
