@@ -48,9 +48,11 @@ demo: $(STAMP)
 	@echo "== run on the interpreter with random inputs (linalg-ext-run, seed 0):"
 	@PYTHONWARNINGS=ignore::DeprecationWarning $(BIN)/linalg-ext-run examples/demo.mlir --seed 0
 
-## make bench: the interpreter benchmarks (ours vs stock xDSL vs numpy, medians).
+## make bench: the benchmarks (medians, side by side): the interpreter (ours vs stock
+## xDSL vs numpy), and fuse-pad's benefit compiled natively (needs mlir-opt-22).
 bench: $(STAMP)
 	$(BIN)/python bench/interpreter_bench.py
+	$(BIN)/python bench/fuse_pad_bench.py
 
 clean:
 	rm -rf $(VENV) build *.egg-info .pytest_cache

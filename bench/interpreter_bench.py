@@ -23,14 +23,12 @@ from __future__ import annotations
 
 import argparse
 import math
-import statistics
 import sys
-import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any
 
 import numpy as np
+from timing import median_seconds
 from xdsl.dialects.builtin import Float32Type, ModuleOp
 from xdsl.interpreter import Interpreter
 from xdsl.parser import Parser
@@ -122,15 +120,6 @@ def parse(source: str) -> ModuleOp:
     module = Parser(make_context(), source).parse_module()
     module.verify()
     return module
-
-
-def median_seconds(run: Callable[[], Any], repetitions: int) -> tuple[float, Any]:
-    times, result = [], None
-    for _ in range(repetitions):
-        start = time.perf_counter()
-        result = run()
-        times.append(time.perf_counter() - start)
-    return statistics.median(times), result
 
 
 def time_interpreter(

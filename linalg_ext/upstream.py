@@ -54,6 +54,18 @@ LOWERING = (
 )
 """The upstream pipeline from tensors to the LLVM dialect."""
 
+OPTIMIZED_LOWERING = (
+    LOWERING[0],
+    "--buffer-deallocation-pipeline",
+    "--canonicalize",
+    "--cse",
+    *LOWERING[1:],
+)
+"""As LOWERING, plus what a production pipeline adds after bufferization:
+buffers that do not escape are freed, and canonicalization removes the
+copies of a buffer onto itself that bufferizing in place leaves. For
+benchmarks: the oracle compiles the program as it is."""
+
 
 class UpstreamError(Exception):
     """Upstream could not compile or run the program."""
@@ -72,9 +84,9 @@ def _run_tool(command: Sequence[str], text: str) -> str:
     return result.stdout
 
 
-def lower_to_llvm_ir(source: str) -> str:
+def lower_to_llvm_ir(source: str, lowering: Sequence[str] = LOWERING) -> str:
     """The module as LLVM IR, lowered by upstream MLIR."""
-    llvm_dialect = _run_tool([MLIR_OPT, *LOWERING], source)
+    llvm_dialect = _run_tool([MLIR_OPT, *lowering], source)
     return _run_tool([MLIR_TRANSLATE, "--mlir-to-llvmir"], llvm_dialect)
 
 
@@ -157,34 +169,81 @@ def run_upstream(
 
     `module` is `source` parsed by us, for the function's signature.
     """
-    function: func.FuncOp = find_function(module, name)
-    arg_types = function.function_type.inputs.data
-    result_types = function.function_type.outputs.data
-    llvm = _llvm()
-    try:
-        llvm_module = llvm.parse_assembly(lower_to_llvm_ir(source))
-        llvm_module.verify()
-    except RuntimeError as error:
-        raise UpstreamError(f"llvmlite rejected the LLVM IR: {error}") from error
-    # Calling a function whose symbol the JIT cannot resolve would jump to
-    # address 0 and kill the process: refuse instead.
-    for declared in llvm_module.functions:
-        if (
-            declared.is_declaration
-            and not declared.name.startswith("llvm.")
-            and not llvm.address_of_symbol(declared.name)
-        ):
-            raise UpstreamError(
-                f"the compiled program calls {declared.name}, which is not available"
-            )
-    target = llvm.Target.from_default_triple().create_target_machine()
-    engine = llvm.create_mcjit_compiler(llvm_module, target)
-    engine.finalize_object()
-    address = engine.get_function_address(f"_mlir_ciface_{name}")
-    if not address:
-        raise UpstreamError(f"no C interface for @{name}")
+    return compile_upstream(source, module, name)(inputs)
 
-    keep_alive: list[Any] = [engine, llvm_module]
+
+class UpstreamFunction:
+    """`@name` of a module compiled once by upstream MLIR, callable many
+    times (what `make bench` times)."""
+
+    def __init__(
+        self,
+        source: str,
+        module: ModuleOp,
+        name: str,
+        lowering: Sequence[str] = LOWERING,
+    ):
+        function: func.FuncOp = find_function(module, name)
+        self.name = name
+        self.arg_types = function.function_type.inputs.data
+        self.result_types = function.function_type.outputs.data
+        llvm = _llvm()
+        try:
+            llvm_module = llvm.parse_assembly(lower_to_llvm_ir(source, lowering))
+            llvm_module.verify()
+        except RuntimeError as error:
+            raise UpstreamError(f"llvmlite rejected the LLVM IR: {error}") from error
+        # Calling a function whose symbol the JIT cannot resolve would jump to
+        # address 0 and kill the process: refuse instead.
+        for declared in llvm_module.functions:
+            if (
+                declared.is_declaration
+                and not declared.name.startswith("llvm.")
+                and not llvm.address_of_symbol(declared.name)
+            ):
+                raise UpstreamError(
+                    f"the compiled program calls {declared.name}, "
+                    "which is not available"
+                )
+        target = llvm.Target.from_default_triple().create_target_machine()
+        self._engine = llvm.create_mcjit_compiler(llvm_module, target)
+        self._engine.finalize_object()
+        self._llvm_module = llvm_module
+        self._address = self._engine.get_function_address(f"_mlir_ciface_{name}")
+        if not self._address:
+            raise UpstreamError(f"no C interface for @{name}")
+
+    def __call__(
+        self, inputs: Sequence[Any], *, free_results: bool = False
+    ) -> FunctionRun:
+        """Call the function. Its shaped results are copied out; with
+        `free_results`, their buffers are then freed, which is only right
+        when the function returns buffers it allocated itself (not an
+        argument, not a global), as a benchmark of a known program does."""
+        return _call(self, inputs, free_results)
+
+
+def compile_upstream(
+    source: str, module: ModuleOp, name: str, lowering: Sequence[str] = LOWERING
+) -> UpstreamFunction:
+    """`@name` of `source` compiled by upstream MLIR (see `run_upstream`)."""
+    return UpstreamFunction(source, module, name, lowering)
+
+
+@cache
+def _libc_free() -> Any:
+    free = ctypes.CDLL(None).free
+    free.argtypes = [ctypes.c_void_p]
+    free.restype = None
+    return free
+
+
+def _call(
+    compiled: UpstreamFunction, inputs: Sequence[Any], free_results: bool
+) -> FunctionRun:
+    arg_types, result_types = compiled.arg_types, compiled.result_types
+    address = compiled._address  # pyright: ignore[reportPrivateUsage]
+    keep_alive: list[Any] = [compiled]
     arguments_after: list[Any] = []
     call_args: list[Any] = []
     call_types: list[Any] = []
@@ -249,4 +308,12 @@ def run_upstream(
             outputs.append(_array_from_descriptor(field, _dtype(type_)))
         else:
             outputs.append(field)
+    if free_results:
+        allocations = {
+            getattr(results_struct, f"r{index}").allocated
+            for index, type_ in enumerate(result_types)
+            if is_ranked_shaped(type_)
+        }
+        for allocation in allocations:
+            _libc_free()(allocation)
     return FunctionRun(results=outputs, arguments=arguments_after)
