@@ -190,6 +190,18 @@ def other_users_after(pad: tensor.PadOp, producer: Operation) -> bool:
     return True
 
 
+def padded_elsewhere(pad: tensor.PadOp, producer: Operation) -> bool:
+    """Whether another `tensor.pad` reads a result of the producer. Computed
+    into this pad's interior, it would leave that pad a slice to pad, which
+    no longer fuses; so each pad but the last gets its own copy of the
+    producer, as upstream gives every pad."""
+    return any(
+        isinstance(use.operation, tensor.PadOp) and use.operation is not pad
+        for result in producer.results
+        for use in result.uses
+    )
+
+
 @dataclass
 class FusePadIntoProducer(RewritePattern):
     allow_recompute: bool
@@ -211,7 +223,11 @@ class FusePadIntoProducer(RewritePattern):
         result_type = pad.result.type
         assert isinstance(result_type, TensorType)
         rank = len(result_type.get_shape())
-        recompute = self.allow_recompute or not other_users_after(pad, producer)
+        recompute = (
+            self.allow_recompute
+            or not other_users_after(pad, producer)
+            or padded_elsewhere(pad, producer)
+        )
 
         low = join_mixed(pad.static_low.get_values(), pad.low)
         high = join_mixed(pad.static_high.get_values(), pad.high)
