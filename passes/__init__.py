@@ -19,6 +19,12 @@ def _fuse_pad() -> type[ModulePass]:
     return FusePadPass
 
 
+def _linalg_fuse_elementwise_ext() -> type[ModulePass]:
+    from linalg_ext.passes.fuse_elementwise_ext import LinalgFuseElementwiseExtPass
+
+    return LinalgFuseElementwiseExtPass
+
+
 def _test_perturb_constants() -> type[ModulePass]:
     from linalg_ext.passes.test_perturb_constants import PerturbConstantsPass
 
@@ -27,6 +33,7 @@ def _test_perturb_constants() -> type[ModulePass]:
 
 ALL_PASSES: dict[str, Callable[[], type[ModulePass]]] = {
     "fuse-pad": _fuse_pad,
+    "linalg-fuse-elementwise-ext": _linalg_fuse_elementwise_ext,
     # Test passes, as in MLIR, carry a `test-` prefix; they are not for use.
     "test-perturb-constants": _test_perturb_constants,
 }

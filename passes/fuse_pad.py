@@ -67,6 +67,7 @@ from linalg_ext.transforms.mixed_sizes import (
     join_mixed,
     sum_mixed,
 )
+from linalg_ext.transforms.ordering import ancestor_in
 from linalg_ext.transforms.shape_reification import reify_dim, tensor_dim
 from linalg_ext.transforms.slices import extract_slice, insert_slice
 
@@ -164,15 +165,6 @@ def producer_of(pad: tensor.PadOp) -> tuple[Operation, int]:
         raise NotFused(f"{producer.name} has no indexing maps")
     # A tensor source is a result, so the producer is in tensor form.
     return producer, source.index
-
-
-def ancestor_in(block: Block, op: Operation) -> Operation | None:
-    while op.parent_block() is not block:
-        parent = op.parent_op()
-        if parent is None:
-            return None
-        op = parent
-    return op
 
 
 def other_users_after(pad: tensor.PadOp, producer: Operation) -> bool:

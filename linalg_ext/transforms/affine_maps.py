@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from xdsl.ir.affine import AffineDimExpr, AffineMap
 
 
@@ -11,3 +13,14 @@ def is_permutation(map_: AffineMap) -> bool:
         return False
     positions = [r.position for r in map_.results if isinstance(r, AffineDimExpr)]
     return sorted(positions) == list(range(map_.num_dims))
+
+
+def is_identity(map_: AffineMap) -> bool:
+    """(d0, ..., dn) -> (d0, ..., dn), with no symbols."""
+    return map_ == AffineMap.identity(map_.num_dims)
+
+
+def dims_used(maps: Iterable[AffineMap]) -> set[int]:
+    """The loop dimensions that appear on their own as a result of some map
+    (those whose extent an operand's shape gives)."""
+    return {r.position for m in maps for r in m.results if isinstance(r, AffineDimExpr)}

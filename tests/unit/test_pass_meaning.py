@@ -19,6 +19,11 @@ PASS_TESTS = REPO / "tests" / "filecheck" / "passes"
 
 EXTRA_PIPELINES = {
     "fuse-pad": ["fuse-pad", "fuse-pad{fill=border}", "fuse-pad{allow-recompute=true}"],
+    "linalg-fuse-elementwise-ext": [
+        "linalg-fuse-elementwise-ext",
+        "linalg-fuse-elementwise-ext{shared-input=true}",
+        "linalg-fuse-elementwise-ext{diff-shapes=true}",
+    ],
 }
 """Option sets every input of a pass's directory is also checked with."""
 

@@ -1,0 +1,156 @@
+"""`linalg-fuse-elementwise-ext`: fuse elementwise `linalg.generic` chains.
+
+ByteIR's extension of upstream MLIR's `--linalg-fuse-elementwise-ops`
+(seeds 002 and 004; docs/passes/linalg-fuse-elementwise-ext.md):
+
+    %t = linalg.generic {maps = [#id, #id]} ins(%a) outs(%e) { exp }
+    %u = linalg.generic {maps = [#id, #id, #id]} ins(%t, %b) outs(%e) { add }
+
+becomes one op computing `exp(a) + b` per element, with no `%t`.
+
+What is fused, and why some pairs are not, is in `fusion.py`; the tidying
+around it in `cleanup.py`. Named elementwise ops and `linalg.map` are first
+generalised to `linalg.generic` so they take part.
+
+The pass walks each block's ops once, top-down, with a worklist: a fused op
+goes back on the worklist to take in its next producer. Every fusion
+removes one op, so there are fewer fusions than ops, and each only moves
+the consumer's body into the producer's region: a chain of N ops fuses in
+time linear in N.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections import deque
+from dataclasses import dataclass, field
+
+from xdsl.context import Context
+from xdsl.dialects import func
+from xdsl.dialects.builtin import ModuleOp
+from xdsl.dialects.linalg.ops import GenericOp
+from xdsl.ir import Operation
+from xdsl.passes import ModulePass
+from xdsl.rewriter import Rewriter
+
+from linalg_ext.transforms.generalize import generalize
+
+from .cleanup import (
+    break_init_dependency,
+    drop_redundant_inputs,
+    erase_dead_ops,
+    fold_constant_inputs,
+    simplify_dims,
+)
+from .fusion import NotFused, check_fusion, fuse, has_tensor_semantics
+
+ELEMENTWISE_NAMED_OPS = frozenset(
+    f"linalg.{name}"
+    for name in (
+        "map", "copy", "add", "sub", "mul", "div", "div_unsigned", "max", "min",
+        "exp", "log", "sqrt", "abs", "floor", "ceil", "negf", "tanh", "rsqrt",
+        "reciprocal", "square", "powf", "select", "erf",
+    )
+)  # fmt: skip
+"""The ops generalised to `linalg.generic` so that they fuse (ByteIR's
+extension; `linalg.fill` is folded instead, transposes and broadcasts are
+left as they are)."""
+
+
+def _label(op: Operation, number: dict[Operation, int]) -> str:
+    """The op's SSA name when it has one, else its position among the
+    function's generics."""
+    hint = op.results[0].name_hint if op.results else None
+    return f"%{hint}" if hint else f"linalg.generic #{number[op]}"
+
+
+@dataclass
+class Fuser:
+    diff_shapes: bool
+    refusals: dict[tuple[Operation, Operation], str] = field(default_factory=dict)
+
+    def run(self, module: ModuleOp) -> None:
+        for op in list(module.walk()):
+            if op.name not in ELEMENTWISE_NAMED_OPS:
+                continue
+            generic = generalize(op)
+            if generic is not None:
+                Rewriter.replace_op(op, generic)
+        simplify_dims(module)
+        generics = []
+        for op in [op for op in module.walk() if isinstance(op, GenericOp)]:
+            if has_tensor_semantics(op):
+                break_init_dependency(op)
+                if fold_constant_inputs(op):
+                    op = drop_redundant_inputs(op)
+            generics.append(op)
+        worklist = deque(generics)
+        while worklist:
+            consumer = worklist.popleft()
+            if consumer.parent is None:
+                continue  # fused away
+            fused = self.fuse_one_producer(consumer)
+            if fused is not None:
+                worklist.appendleft(fused)
+        simplify_dims(module)
+        erase_dead_ops(module)
+
+    def fuse_one_producer(self, consumer: GenericOp) -> GenericOp | None:
+        for index, value in enumerate(consumer.inputs):
+            if not isinstance(value.owner, Operation):
+                continue
+            try:
+                fusion = check_fusion(consumer, index, self.diff_shapes)
+            except NotFused as reason:
+                producer = value.owner
+                if isinstance(producer, GenericOp):
+                    self.refusals[(producer, consumer)] = str(reason)
+                continue
+            self.refusals.pop((fusion.producer, consumer), None)
+            return drop_redundant_inputs(fuse(fusion))
+        return None
+
+
+@dataclass(frozen=True)
+class LinalgFuseElementwiseExtPass(ModulePass):
+    """Fuse producer `linalg.generic` ops into their elementwise consumers
+    (see the module docstring and docs/passes/linalg-fuse-elementwise-ext.md)."""
+
+    name = "linalg-fuse-elementwise-ext"
+
+    shared_input: bool = False
+    """Also merge generics that read the same tensor over the same loops
+    into one multi-result generic (ByteIR's input-sharing fusion)."""
+
+    diff_shapes: bool = False
+    """Fuse even when the producer's result is returned and its shape
+    differs from the consumer's (ByteIR's option; false keeps such a
+    producer as it is)."""
+
+    report: bool = False
+    """Print one line per producer–consumer pair not fused, with the reason,
+    to stderr."""
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        fuser = Fuser(self.diff_shapes)
+        fuser.run(op)
+        if self.report:
+            self.print_report(op, fuser)
+
+    @staticmethod
+    def print_report(module: ModuleOp, fuser: Fuser) -> None:
+        for function in module.walk():
+            if not isinstance(function, func.FuncOp):
+                continue
+            generics = [o for o in function.walk() if isinstance(o, GenericOp)]
+            number = {op: n for n, op in enumerate(generics)}
+
+            for (producer, consumer), reason in fuser.refusals.items():
+                if producer in number and consumer in number:
+                    print(
+                        f"linalg-fuse-elementwise-ext: @{function.sym_name.data}: "
+                        f"{_label(producer, number)} into "
+                        f"{_label(consumer, number)} not fused: "
+                        f"{reason}",
+                        file=sys.stderr,
+                    )
