@@ -29,7 +29,7 @@ from xdsl.context import Context
 from xdsl.dialects import func
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.dialects.linalg.ops import GenericOp
-from xdsl.ir import Operation
+from xdsl.ir import Operation, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import Rewriter
 
@@ -43,6 +43,7 @@ from .cleanup import (
     simplify_dims,
 )
 from .fusion import NotFused, check_fusion, fuse, has_tensor_semantics
+from .shared_input import check_sharing, merge, sharing_candidates
 
 ELEMENTWISE_NAMED_OPS = frozenset(
     f"linalg.{name}"
@@ -67,7 +68,10 @@ def _label(op: Operation, number: dict[Operation, int]) -> str:
 @dataclass
 class Fuser:
     diff_shapes: bool
+    shared_input: bool
     refusals: dict[tuple[Operation, Operation], str] = field(default_factory=dict)
+    """Why each pair was not fused: (producer, consumer) or, for input
+    sharing, (first, second)."""
 
     def run(self, module: ModuleOp) -> None:
         for op in list(module.walk()):
@@ -84,6 +88,19 @@ class Fuser:
                 if fold_constant_inputs(op):
                     op = drop_redundant_inputs(op)
             generics.append(op)
+        self.fuse_producers(generics)
+        if self.shared_input:
+            merged = self.merge_shared_inputs(module)
+            # Merging can put a producer and its consumer together again.
+            if merged:
+                generics = [o for o in module.walk() if isinstance(o, GenericOp)]
+                self.fuse_producers(generics)
+        simplify_dims(module)
+        erase_dead_ops(module)
+
+    def fuse_producers(self, generics: list[GenericOp]) -> None:
+        """Producer–consumer fusion to a fixpoint: each consumer, top-down,
+        takes in its producers one by one."""
         worklist = deque(generics)
         while worklist:
             consumer = worklist.popleft()
@@ -92,8 +109,35 @@ class Fuser:
             fused = self.fuse_one_producer(consumer)
             if fused is not None:
                 worklist.appendleft(fused)
-        simplify_dims(module)
-        erase_dead_ops(module)
+
+    def merge_shared_inputs(self, module: ModuleOp) -> bool:
+        """Input-sharing fusion: each generic, top-down, absorbs the next
+        generics that read one of its inputs. Whether any merged."""
+        merged_any = False
+        for op in [o for o in module.walk() if isinstance(o, GenericOp)]:
+            if op.parent is None:
+                continue
+            current = op
+            tried: set[tuple[SSAValue, Operation]] = set()
+            while True:
+                candidates = [
+                    (value, partner)
+                    for value, partner in sharing_candidates(current)
+                    if (value, partner) not in tried
+                ]
+                if not candidates:
+                    break
+                value, partner = candidates[0]
+                tried.add((value, partner))
+                try:
+                    check_sharing(current, partner, value)
+                except NotFused as reason:
+                    self.refusals[(current, partner)] = f"input sharing: {reason}"
+                    continue
+                self.refusals.pop((current, partner), None)
+                current = drop_redundant_inputs(merge(current, partner))
+                merged_any = True
+        return merged_any
 
     def fuse_one_producer(self, consumer: GenericOp) -> GenericOp | None:
         for index, value in enumerate(consumer.inputs):
@@ -132,7 +176,7 @@ class LinalgFuseElementwiseExtPass(ModulePass):
     to stderr."""
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        fuser = Fuser(self.diff_shapes)
+        fuser = Fuser(self.diff_shapes, self.shared_input)
         fuser.run(op)
         if self.report:
             self.print_report(op, fuser)

@@ -34,7 +34,7 @@ from dataclasses import dataclass
 from xdsl.dialects import affine, func
 from xdsl.dialects.builtin import AffineMapAttr, TensorType
 from xdsl.dialects.linalg.ops import GenericOp, IndexOp, YieldOp
-from xdsl.ir import Block, OpResult, SSAValue
+from xdsl.ir import Block, Operation, OpResult, SSAValue
 from xdsl.ir.affine import AffineDimExpr, AffineMap
 from xdsl.rewriter import InsertPoint, Rewriter
 
@@ -180,6 +180,17 @@ def check_fusion(consumer: GenericOp, input_index: int, diff_shapes: bool) -> Fu
     return Fusion(producer, consumer, fused_inputs, to_producer, preserved)
 
 
+def move_body_before(source: Block, anchor: Operation) -> None:
+    """Move the ops of `source`, all but its terminator, before `anchor`
+    (moved, not cloned: the cost is the size of `source` only)."""
+    terminator = source.last_op
+    for op in list(source.ops):
+        if op is terminator:
+            break
+        op.detach()
+        anchor.parent_block().insert_op_before(op, anchor)  # pyright: ignore
+
+
 def _remap_indices(block: Block, to_producer: AffineMap) -> None:
     """`linalg.index k` in the producer's body asks for the producer's loop
     k: in the fused op that is `to_producer`'s result k."""
@@ -263,11 +274,7 @@ def fuse(fusion: Fusion) -> GenericOp:
         old.replace_all_uses_with(new)
 
     # The consumer's ops follow the producer's, then one yield for both.
-    for op in list(consumer_block.ops):
-        if op is consumer_yield:
-            break
-        op.detach()
-        producer_block.insert_op_before(op, producer_yield)
+    move_body_before(consumer_block, producer_yield)
     new_yield = YieldOp(
         *[yielded[k] for k in fusion.preserved], *consumer_yield.operands
     )

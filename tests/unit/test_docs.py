@@ -44,3 +44,21 @@ def test_readme_gives_the_two_commands():
     readme = (REPO / "README.md").read_text()
     assert "make demo" in readme and "make test" in readme
     assert "from linalg_ext.dialect import LinalgExt" in readme
+
+
+def _option_names(pass_class) -> list[str]:
+    import dataclasses
+
+    return [f.name.replace("_", "-") for f in dataclasses.fields(pass_class)]
+
+
+def test_every_pass_has_a_page_naming_its_options_and_a_readme_row():
+    from linalg_ext.passes import ALL_PASSES
+
+    readme = (REPO / "README.md").read_text()
+    for name, get_class in ALL_PASSES.items():
+        page = (DOCS / "passes" / f"{name}.md").read_text()
+        assert page.startswith(f"# `{name}`"), name
+        for option in _option_names(get_class()):
+            assert f"`{option}`" in page, f"{name}: option {option} undocumented"
+        assert f"| `{name}` |" in readme, f"{name}: no row in README's pass table"
