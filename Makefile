@@ -49,10 +49,12 @@ demo: $(STAMP)
 	@PYTHONWARNINGS=ignore::DeprecationWarning $(BIN)/linalg-ext-run examples/demo.mlir --seed 0
 
 ## make bench: the benchmarks (medians, side by side): the interpreter (ours vs stock
-## xDSL vs numpy), and fuse-pad's benefit compiled natively (needs mlir-opt-22).
+## xDSL vs numpy), fuse-pad's benefit compiled natively (needs mlir-opt-22), and
+## linalg-fuse-elementwise-ext's compile time on chains of 100..10000 ops vs upstream.
 bench: $(STAMP)
 	$(BIN)/python bench/interpreter_bench.py
 	$(BIN)/python bench/fuse_pad_bench.py
+	$(BIN)/python bench/fuse_elementwise_bench.py
 
 clean:
 	rm -rf $(VENV) build *.egg-info .pytest_cache
