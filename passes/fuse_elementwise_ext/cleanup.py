@@ -170,10 +170,16 @@ def fold_constant_inputs(op: GenericOp) -> bool:
     FoldFillWithGenericOp and FoldScalarOrSplatConstant); the inputs are then
     unused and `drop_redundant_inputs` drops them. Whether anything changed."""
     block = op.body.block
+    maps = maps_of(op)
+    loops = set(range(maps[0].num_dims)) if maps else set()
     changed = False
     for i, value in enumerate(op.inputs):
         argument = block.args[i]
         if not argument.uses:
+            continue
+        # Only worth it if the input can then go: its shape may be the only
+        # one giving some loop's size.
+        if not dims_used(m for j, m in enumerate(maps) if j != i) >= loops:
             continue
         scalar, constant = _scalar_source(value)
         if constant is not None:

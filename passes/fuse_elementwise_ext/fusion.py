@@ -171,12 +171,37 @@ def check_fusion(consumer: GenericOp, input_index: int, diff_shapes: bool) -> Fu
                         "from the consumer's (diff-shapes=false)"
                     )
         output_map = producer_maps[num_inputs + result.index].compose(to_producer)
-        if not is_permutation(output_map):
+        if not output_map.is_projected_permutation():
             raise NotFused(
                 f"result #{result.index} of the producer has other users, but "
                 f"it cannot be an output of the fused op (map {output_map})"
             )
         preserved.append(result.index)
+
+    # Without the fused operand, some loop may have no operand left to give
+    # its size (an all-parallel consumer writing a projection, say): as
+    # upstream, the producer's result is then kept as an output, which does.
+    producer_block = producer.body.block
+    kept_maps = [m for i, m in enumerate(consumer_maps) if i not in fused_inputs]
+    kept_maps += [m.compose(to_producer) for m in producer_maps[:num_inputs]]
+    kept_maps += [
+        producer_maps[num_inputs + k].compose(to_producer)
+        for k, argument in enumerate(producer_block.args[num_inputs:])
+        if argument.uses or k in preserved
+    ]
+    missing = set(range(operand_map.num_dims)) - dims_used(kept_maps)
+    for i in fused_inputs:
+        k = consumer.inputs[i].index  # pyright: ignore[reportAttributeAccessIssue]
+        output_map = producer_maps[num_inputs + k].compose(to_producer)
+        if missing and k not in preserved and output_map.is_projected_permutation():
+            preserved.append(k)
+            missing -= dims_used([output_map])
+    if missing:
+        raise NotFused(
+            f"fusing would leave loop d{min(missing)} of the consumer without an "
+            "operand that gives its size"
+        )
+    preserved.sort()
     return Fusion(producer, consumer, fused_inputs, to_producer, preserved)
 
 

@@ -36,3 +36,31 @@ def roundtrip_inputs() -> list[Path]:
         for p in FILECHECK_DIALECT_DIR.glob("*.mlir")
         if not p.name.startswith("invalid")
     )
+
+
+def meaning_difference(
+    reference: ModuleOp, candidate: ModuleOp, name: str, trials: int = 2, seed: int = 7
+) -> str | None:
+    """Where `candidate`'s @name first computes something other than
+    `reference`'s on the same random inputs (results, and arguments for
+    functions that write through memrefs), or None if they agree."""
+    import numpy as np
+
+    from linalg_ext.comparison import compare_values
+    from linalg_ext.running import find_function, random_inputs, run_function
+
+    def copied(values: list) -> list:
+        return [v.copy() if isinstance(v, np.ndarray) else v for v in values]
+
+    rng = np.random.default_rng(seed)
+    function = find_function(reference, name)
+    for trial in range(trials):
+        inputs = random_inputs(function, rng)
+        expected = run_function(reference, name, copied(inputs))
+        actual = run_function(candidate, name, copied(inputs))
+        difference = compare_values(
+            expected.results, actual.results, "result"
+        ) or compare_values(expected.arguments, actual.arguments, "argument")
+        if difference is not None:
+            return f"{difference} (trial {trial})"
+    return None

@@ -236,3 +236,33 @@ func.func @constant_and_fill_inputs(%a: tensor<5x3xf32>, %v: f32) -> tensor<5x3x
 // CHECK-NEXT: ^bb0(%[[X:.*]]: f32, %{{.*}}: f32):
 // CHECK-NEXT:   %[[M:.*]] = arith.mulf %[[C]], %[[X]] : f32
 // CHECK-NEXT:   arith.addf %[[M]], %v : f32
+
+// The consumer's only operand indexed by d0 is the producer's result (its
+// init is indexed by d1 alone): fused, the producer's result stays as an
+// output so that d0 keeps an operand giving its size, as upstream does.
+func.func @loop_sized_by_producer(%table: tensor<6xf32>) -> tensor<6xf32> {
+  %e = tensor.empty() : tensor<6xi32>
+  %p = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]}
+      outs(%e : tensor<6xi32>) {
+  ^bb0(%o: i32):
+    %i = linalg.index 0 : index
+    %c5 = arith.constant 5 : index
+    %j = arith.subi %c5, %i : index
+    %w = arith.index_cast %j : index to i32
+    linalg.yield %w : i32
+  } -> tensor<6xi32>
+  %e2 = tensor.empty() : tensor<6xf32>
+  %q = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0)>, affine_map<(d0, d1) -> (d1)>], iterator_types = ["parallel", "parallel"]}
+      ins(%p : tensor<6xi32>) outs(%e2 : tensor<6xf32>) {
+  ^bb0(%x: i32, %o: f32):
+    %k = arith.index_cast %x : i32 to index
+    %v = tensor.extract %table[%k] : tensor<6xf32>
+    linalg.yield %v : f32
+  } -> tensor<6xf32>
+  return %q : tensor<6xf32>
+}
+// CHECK-LABEL: func.func @loop_sized_by_producer
+// CHECK:      %{{.*}}, %[[Q:.*]] = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0)>, affine_map<(d0, d1) -> (d1)>], iterator_types = ["parallel", "parallel"]} outs(%e, %e2 : tensor<6xi32>, tensor<6xf32>)
+// CHECK:        linalg.index 0
+// CHECK:        tensor.extract %table
+// CHECK:      func.return %[[Q]]
