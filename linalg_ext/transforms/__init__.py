@@ -5,6 +5,7 @@
 - `slices`: building tensor.extract_slice / insert_slice from mixed values;
 - `dps`: facts about destination-passing structured ops and their clones;
 - `affine_maps`: affine-map algebra beyond xDSL's;
+- `reassociation`: reshape reassociations and building expand/collapse_shape;
 - `ordering`: where ops stand relative to each other in a block;
 - `generalize`: a named structured op as the equivalent `linalg.generic`.
 

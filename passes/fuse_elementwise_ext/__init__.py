@@ -9,7 +9,9 @@ ByteIR's extension of upstream MLIR's `--linalg-fuse-elementwise-ops`
 becomes one op computing `exp(a) + b` per element, with no `%t`.
 
 What is fused, and why some pairs are not, is in `fusion.py`; the tidying
-around it in `cleanup.py`. Named elementwise ops and `linalg.map` are first
+around it in `cleanup.py`; fusion through `tensor.collapse_shape` and
+`tensor.expand_shape` (by expanding a generic's loops) in `reshape.py`;
+input sharing in `shared_input.py`. Named elementwise ops and `linalg.map` are first
 generalised to `linalg.generic` so they take part.
 
 The pass walks each block's ops once, top-down, with a worklist: a fused op
@@ -26,10 +28,10 @@ from collections import deque
 from dataclasses import dataclass, field
 
 from xdsl.context import Context
-from xdsl.dialects import func
+from xdsl.dialects import func, tensor
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.dialects.linalg.ops import GenericOp
-from xdsl.ir import Operation, SSAValue
+from xdsl.ir import Operation, OpResult, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import Rewriter
 
@@ -43,6 +45,11 @@ from .cleanup import (
     simplify_dims,
 )
 from .fusion import NotFused, check_fusion, fuse, has_tensor_semantics
+from .reshape import (
+    bypass_reshape_pair,
+    expand_consumer_of_collapse,
+    expand_producer_of_expand,
+)
 from .shared_input import check_sharing, merge, sharing_candidates
 
 ELEMENTWISE_NAMED_OPS = frozenset(
@@ -140,13 +147,31 @@ class Fuser:
         return merged_any
 
     def fuse_one_producer(self, consumer: GenericOp) -> GenericOp | None:
+        """Fuse the first producer of `consumer` that can be fused, looking
+        through reshapes (by expanding the consumer or the producer, as
+        upstream's reshape folding does); the op that replaced `consumer`,
+        or None."""
         for index, value in enumerate(consumer.inputs):
             if not isinstance(value.owner, Operation):
                 continue
+            if bypass_reshape_pair(consumer, index):
+                value = consumer.inputs[index]
+            reshape = value.owner
+            if isinstance(reshape, tensor.CollapseShapeOp | tensor.ExpandShapeOp):
+                source = reshape.src
+                if isinstance(source, OpResult) and isinstance(source.op, GenericOp):
+                    try:
+                        if isinstance(reshape, tensor.CollapseShapeOp):
+                            # The expanded consumer goes back on the worklist.
+                            return expand_consumer_of_collapse(consumer, index)
+                        expand_producer_of_expand(reshape)
+                    except NotFused as reason:
+                        self.refusals[(source.op, consumer)] = str(reason)
+                        continue
             try:
                 fusion = check_fusion(consumer, index, self.diff_shapes)
             except NotFused as reason:
-                producer = value.owner
+                producer = consumer.inputs[index].owner
                 if isinstance(producer, GenericOp):
                     self.refusals[(producer, consumer)] = str(reason)
                 continue
