@@ -42,6 +42,7 @@ from .cleanup import (
     drop_redundant_inputs,
     erase_dead_ops,
     fold_constant_inputs,
+    fold_trivial_ops,
     simplify_dims,
 )
 from .fusion import NotFused, check_fusion, fuse, has_tensor_semantics
@@ -87,6 +88,7 @@ class Fuser:
             generic = generalize(op)
             if generic is not None:
                 Rewriter.replace_op(op, generic)
+        fold_trivial_ops(module)
         simplify_dims(module)
         generics = []
         for op in [op for op in module.walk() if isinstance(op, GenericOp)]:
@@ -102,6 +104,7 @@ class Fuser:
             if merged:
                 generics = [o for o in module.walk() if isinstance(o, GenericOp)]
                 self.fuse_producers(generics)
+        fold_trivial_ops(module)
         simplify_dims(module)
         erase_dead_ops(module)
 

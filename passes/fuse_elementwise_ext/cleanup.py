@@ -30,8 +30,13 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.dialects.linalg.ops import FillOp, GenericOp
 from xdsl.ir import Operation, OpResult, SSAValue
+from xdsl.pattern_rewriter import GreedyRewritePatternApplier, PatternRewriteWalker
 from xdsl.rewriter import InsertPoint, Rewriter
 from xdsl.traits import is_side_effect_free
+from xdsl.transforms.canonicalization_patterns.arith import (
+    FoldConstConstOp,
+    SignlessIntegerBinaryOperationConstantProp,
+)
 
 from linalg_ext.shaped import is_ranked_shaped
 from linalg_ext.transforms.affine_maps import dims_used
@@ -212,3 +217,40 @@ def erase_dead_ops(root: Operation) -> None:
     for op in reversed(list(root.walk())):
         if op.parent is not None and _is_removable(op):
             Rewriter.erase_op(op)
+
+
+def _is_whole_insert(op: tensor.InsertSliceOp) -> bool:
+    """An insert of a tensor into one of the same static shape at offset 0
+    with unit strides: the result is the source itself."""
+    source_type, dest_type = op.source.type, op.dest.type
+    if source_type != dest_type or not isinstance(dest_type, TensorType):
+        return False
+    shape = list(dest_type.get_shape())
+    return (
+        not op.offsets
+        and not op.sizes
+        and not op.strides
+        and all(o == 0 for o in op.static_offsets.get_values())
+        and list(op.static_sizes.get_values()) == shape
+        and all(s == 1 for s in op.static_strides.get_values())
+        and all(e >= 0 for e in shape)
+    )
+
+
+def fold_trivial_ops(root: Operation) -> None:
+    """The folds upstream's rewrite driver applies to every op it visits,
+    that matter around fused ops: float and integer ops on two constants
+    become a constant, and a whole-tensor `tensor.insert_slice` is its
+    source."""
+    for op in list(root.walk()):
+        if op.parent is None:
+            continue
+        if isinstance(op, tensor.InsertSliceOp) and _is_whole_insert(op):
+            op.result.replace_all_uses_with(op.source)
+            Rewriter.erase_op(op)
+    PatternRewriteWalker(
+        GreedyRewritePatternApplier(
+            [FoldConstConstOp(), SignlessIntegerBinaryOperationConstantProp()]
+        ),
+        apply_recursively=True,
+    ).rewrite_module(root)  # pyright: ignore[reportArgumentType]

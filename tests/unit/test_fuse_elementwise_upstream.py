@@ -57,18 +57,7 @@ INLINE_INPUTS: dict[str, str] = {}
 
 PASS_FAILS: dict[str, str] = {}
 
-MORE_OPS_THAN_UPSTREAM = {
-    ("upstream_kinds", "fills_only"): (
-        "once both fills are read as scalars the body's arith.subf has only "
-        "constant operands; upstream's rewrite driver folds it into one "
-        "constant (and drops the two), ours keeps the op and both constants"
-    ),
-    ("refusals", "user_in_between"): (
-        "the tensor.insert_slice of a whole tensor into one of the same type "
-        "is the source itself; upstream's rewrite driver folds it away (and "
-        "then merges the consumer's two reads of %early), ours keeps it"
-    ),
-}
+MORE_OPS_THAN_UPSTREAM: dict[tuple[str, str], str] = {}
 
 pytestmark = pytest.mark.skipif(
     shutil.which("mlir-opt-22") is None, reason="mlir-opt-22 is not installed"

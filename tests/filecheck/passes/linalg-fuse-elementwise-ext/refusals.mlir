@@ -142,7 +142,7 @@ func.func @lost_loop_size(%a: tensor<4x6xf32>, %acc: tensor<4xf32>) -> tensor<4x
 
 // Another user of the producer comes before the consumer: the fused op,
 // placed at the consumer, could not serve it.
-func.func @user_in_between(%a: tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>) {
+func.func @user_in_between(%a: tensor<4xf32>, %wide: tensor<8xf32>) -> (tensor<4xf32>, tensor<8xf32>) {
   %e = tensor.empty() : tensor<4xf32>
   %early = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]}
       ins(%a : tensor<4xf32>) outs(%e : tensor<4xf32>) {
@@ -150,14 +150,15 @@ func.func @user_in_between(%a: tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>) 
     %r = arith.negf %x : f32
     linalg.yield %r : f32
   } -> tensor<4xf32>
-  %between = tensor.insert_slice %early into %e[0] [4] [1] : tensor<4xf32> into tensor<4xf32>
+  %between = tensor.insert_slice %early into %wide[2] [4] [1] : tensor<4xf32> into tensor<8xf32>
+  %part = tensor.extract_slice %between[1] [4] [1] : tensor<8xf32> to tensor<4xf32>
   %late = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]}
-      ins(%early, %between : tensor<4xf32>, tensor<4xf32>) outs(%e : tensor<4xf32>) {
+      ins(%early, %part : tensor<4xf32>, tensor<4xf32>) outs(%e : tensor<4xf32>) {
   ^bb0(%x: f32, %y: f32, %o: f32):
     %r = arith.addf %x, %y : f32
     linalg.yield %r : f32
   } -> tensor<4xf32>
-  return %late, %between : tensor<4xf32>, tensor<4xf32>
+  return %late, %between : tensor<4xf32>, tensor<8xf32>
 }
 
 // The consumer reads its init, which the producer computes: not an input.

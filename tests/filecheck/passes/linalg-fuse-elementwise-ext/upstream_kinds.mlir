@@ -203,7 +203,7 @@ func.func @splat_row_constant(%a: tensor<?x4x?xi32>) -> tensor<?x4x?xi32> {
 // CHECK:      %[[C:.*]] = arith.constant 7 : i32
 // CHECK-NEXT: linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>], {{.*}} ins(%a : tensor<?x4x?xi32>)
 // CHECK-NEXT: ^bb0(%[[X:.*]]: i32, %{{.*}}: i32):
-// CHECK-NEXT:   arith.muli %[[C]], %[[X]] : i32
+// CHECK-NEXT:   arith.muli %[[X]], %[[C]] : i32
 
 // A rank-0 splat constant, read through a `()` map, is read as a scalar.
 func.func @splat_rank_zero_constant(%a: tensor<3x?xf32>) -> tensor<3x?xf32> {
