@@ -45,7 +45,7 @@ from xdsl.dialects.linalg import ops as upstream_linalg
 from xdsl.dialects.linalg.attrs import IteratorTypeAttr
 from xdsl.dialects.utils import AbstractYieldOperation
 from xdsl.ir import Attribute, BlockArgument, Dialect, Operation, Region, SSAValue
-from xdsl.ir.affine import AffineExpr, AffineMap
+from xdsl.ir.affine import AffineMap
 from xdsl.irdl import (
     AttrSizedOperandSegments,
     IRDLOperation,
@@ -83,9 +83,12 @@ from linalg_ext.shaped import (
     is_ranked_shaped,
     join_shapes,
     rank_of,
+    rank_of_value,
     shape_of,
     shapes_compatible,
 )
+from linalg_ext.transforms.affine_maps import projection
+from linalg_ext.transforms.dps import iterator_types
 from linalg_ext.type_functions import (
     can_cast_signed,
     cast_signed,
@@ -308,23 +311,13 @@ class DestinationStyleMemoryEffect(MemoryEffect):
 # --------------------------------------------------------------------------
 
 
-def _loops(rank: int, reduced: Sequence[int] = ()) -> ArrayAttr[IteratorTypeAttr]:
-    """`rank` loops, those in `reduced` reductions and the others parallel."""
-    return ArrayAttr(
-        IteratorTypeAttr.reduction() if d in reduced else IteratorTypeAttr.parallel()
-        for d in range(rank)
-    )
-
-
-def _map_dropping(rank: int, dropped: Sequence[int] = ()) -> AffineMapAttr:
-    """(d0, ..., d{rank-1}) -> the dims not in `dropped`, in order."""
-    kept = tuple(AffineExpr.dimension(d) for d in range(rank) if d not in dropped)
-    return AffineMapAttr(AffineMap(rank, 0, kept))
-
-
-def _rank_of_value(value: SSAValue) -> int:
-    assert isinstance(value.type, ShapedType)
-    return len(value.type.get_shape())
+def _input_loops(
+    op: LinalgExtDpsOp, reduced: Sequence[int]
+) -> ArrayAttr[IteratorTypeAttr]:
+    """The loops of an op iterating over its first input, `reduced` being
+    reductions (ByteIR's getLoopIteratorTypes for scan, softmax, topk and
+    layer_norm)."""
+    return iterator_types(rank_of_value(op.inputs[0]), reduced)
 
 
 class LinalgExtDpsOp(IRDLOperation, ABC):
@@ -400,16 +393,15 @@ class SoftmaxLikeOp(LinalgExtDpsOp, ABC):
 
     def get_iterator_types(self) -> ArrayAttr[IteratorTypeAttr]:
         """The input's loops; `dimension` is a reduction."""
-        return _loops(_rank_of_value(self.inputs[0]), (self.dimension.value.data,))
+        return _input_loops(self, (self.dimension.value.data,))
 
     def get_indexing_maps(self) -> ArrayAttr[AffineMapAttr]:
         """input and output: identity; max, accumulator, scale: without
         `dimension`."""
-        rank = _rank_of_value(self.inputs[0])
-        reduced = _map_dropping(rank, (self.dimension.value.data,))
-        return ArrayAttr(
-            (_map_dropping(rank), _map_dropping(rank), reduced, reduced, reduced)
-        )
+        rank = rank_of_value(self.inputs[0])
+        identity = AffineMapAttr(AffineMap.identity(rank))
+        reduced = AffineMapAttr(projection(rank, (self.dimension.value.data,)))
+        return ArrayAttr((identity, identity, reduced, reduced, reduced))
 
     def __init__(
         self,
@@ -492,14 +484,19 @@ class DiagOp(LinalgExtDpsOp):
 
     def get_iterator_types(self) -> ArrayAttr[IteratorTypeAttr]:
         """One parallel loop per output dimension."""
-        return _loops(_rank_of_value(self.outputs[0]))
+        return iterator_types(rank_of_value(self.outputs[0]))
 
     def get_indexing_maps(self) -> ArrayAttr[AffineMapAttr]:
         """input: (b..., i, j) -> (b..., i); output: identity. The input is
         only read where i == j: the maps say which elements exist, not which
         are read."""
-        rank = _rank_of_value(self.outputs[0])
-        return ArrayAttr((_map_dropping(rank, (rank - 1,)), _map_dropping(rank)))
+        rank = rank_of_value(self.outputs[0])
+        return ArrayAttr(
+            (
+                AffineMapAttr(projection(rank, (rank - 1,))),
+                AffineMapAttr(AffineMap.identity(rank)),
+            )
+        )
 
     def reads_output(self, index: int) -> bool:
         return False  # every element, on the diagonal or not, is written
@@ -556,16 +553,16 @@ class ScanOp(LinalgExtDpsOp):
 
     def get_iterator_types(self) -> ArrayAttr[IteratorTypeAttr]:
         """The input's loops; `dimension` is a reduction."""
-        return _loops(_rank_of_value(self.inputs[0]), (self.dimension.value.data,))
+        return _input_loops(self, (self.dimension.value.data,))
 
     def get_indexing_maps(self) -> ArrayAttr[AffineMapAttr]:
         """input and output: identity; accumulator: without `dimension`."""
-        rank = _rank_of_value(self.inputs[0])
+        rank = rank_of_value(self.inputs[0])
         return ArrayAttr(
             (
-                _map_dropping(rank),
-                _map_dropping(rank),
-                _map_dropping(rank, (self.dimension.value.data,)),
+                AffineMapAttr(AffineMap.identity(rank)),
+                AffineMapAttr(AffineMap.identity(rank)),
+                AffineMapAttr(projection(rank, (self.dimension.value.data,))),
             )
         )
 
@@ -648,8 +645,8 @@ class ScatterOp(LinalgExtDpsOp):
     def get_iterator_types(self) -> ArrayAttr[IteratorTypeAttr]:
         """The updates' loops: the batch loops are reductions (two updates
         may hit one position), the window loops parallel."""
-        batches = _rank_of_value(self.inputs[0]) - 1
-        return _loops(_rank_of_value(self.inputs[1]), tuple(range(batches)))
+        batches = rank_of_value(self.inputs[0]) - 1
+        return iterator_types(rank_of_value(self.inputs[1]), tuple(range(batches)))
 
     assembly_format = (
         "attr-dict `ins` `(` $inputs `:` type($inputs) `)` "
@@ -746,7 +743,7 @@ class TopkOp(LinalgExtDpsOp):
 
     def get_iterator_types(self) -> ArrayAttr[IteratorTypeAttr]:
         """The input's loops; `dimension` is a reduction."""
-        return _loops(_rank_of_value(self.inputs[0]), (self.dimension.value.data,))
+        return _input_loops(self, (self.dimension.value.data,))
 
     assembly_format = (
         "attr-dict `dimension` `(` $dimension `)` "
@@ -860,7 +857,7 @@ class LayerNormOp(LinalgExtDpsOp):
     def get_iterator_types(self) -> ArrayAttr[IteratorTypeAttr]:
         """The input's loops; the `axis` dimensions are reductions."""
         axes = tuple(a.value.data for a in self.axis)
-        return _loops(_rank_of_value(self.inputs[0]), axes)
+        return _input_loops(self, axes)
 
     custom_directives = (I64ArrayList, MlirF64)
     assembly_format = (

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 
 from xdsl.dialects.builtin import DYNAMIC_INDEX, MemRefType, ShapedType, TensorType
-from xdsl.ir import Attribute
+from xdsl.ir import Attribute, SSAValue
 
 Shape = tuple[int, ...]
 """A shape as a tuple of extents, with `DYNAMIC_INDEX` for a `?` extent."""
@@ -27,6 +27,12 @@ def shape_of(type_: ShapedType) -> Shape:
 
 def rank_of(type_: ShapedType) -> int:
     return len(type_.get_shape())
+
+
+def rank_of_value(value: SSAValue) -> int:
+    """The rank of a tensor or memref value; 0 for a scalar."""
+    type_ = value.type
+    return len(type_.get_shape()) if is_ranked_shaped(type_) else 0  # pyright: ignore
 
 
 def extents_compatible(lhs: int, rhs: int) -> bool:

@@ -63,7 +63,7 @@ from linalg_ext.compat.syntax import (
     sorted_attributes,
     split_properties,
 )
-from linalg_ext.shaped import is_ranked_shaped
+from linalg_ext.shaped import is_ranked_shaped, rank_of_value
 from linalg_ext.type_functions import cast_signed
 from linalg_ext.verification import op_error
 
@@ -80,11 +80,6 @@ def _is_numeric(type_: Attribute) -> bool:
 
 def _identity_maps(rank: int, count: int) -> ArrayAttr[AffineMapAttr]:
     return ArrayAttr((AffineMapAttr(AffineMap.identity(rank)),) * count)
-
-
-def _rank(value: SSAValue) -> int:
-    type_ = value.type
-    return len(type_.get_shape()) if isinstance(type_, TensorType | MemRefType) else 0
 
 
 # --------------------------------------------------------------------------
@@ -138,10 +133,10 @@ class MapOp(IRDLOperation):
         return (self.init,)
 
     def get_indexing_maps(self) -> ArrayAttr[AffineMapAttr]:
-        return _identity_maps(_rank(self.init), len(self.inputs) + 1)
+        return _identity_maps(rank_of_value(self.init), len(self.inputs) + 1)
 
     def get_iterator_types(self) -> ArrayAttr[IteratorTypeAttr]:
-        return ArrayAttr((IteratorTypeAttr.parallel(),) * _rank(self.init))
+        return ArrayAttr((IteratorTypeAttr.parallel(),) * rank_of_value(self.init))
 
     def verify_(self) -> None:
         roles = [(f"input #{i}", v) for i, v in enumerate(self.inputs)]

@@ -17,22 +17,15 @@ maps:
 
 from __future__ import annotations
 
-from xdsl.dialects.builtin import AffineMapAttr, ArrayAttr, ShapedType
+from xdsl.dialects.builtin import AffineMapAttr, ArrayAttr
 from xdsl.dialects.linalg.attrs import IteratorTypeAttr
 from xdsl.dialects.linalg.ops import BroadcastOp, ReduceOp
 from xdsl.ir import Operation, SSAValue
-from xdsl.ir.affine import AffineExpr, AffineMap
+from xdsl.ir.affine import AffineMap
 
-
-def _rank(value: SSAValue) -> int:
-    assert isinstance(value.type, ShapedType)
-    return len(value.type.get_shape())
-
-
-def _dropping(rank: int, dropped: set[int]) -> AffineMap:
-    """(d0, ..., d{rank-1}) -> the dims not in `dropped`, in order."""
-    kept = [AffineExpr.dimension(d) for d in range(rank) if d not in dropped]
-    return AffineMap(rank, 0, tuple(kept))
+from linalg_ext.shaped import rank_of_value
+from linalg_ext.transforms.affine_maps import projection
+from linalg_ext.transforms.dps import iterator_types
 
 
 def _dimensions(op: BroadcastOp | ReduceOp) -> set[int]:
@@ -48,35 +41,31 @@ def _outputs(op: BroadcastOp | ReduceOp) -> tuple[SSAValue]:
 
 
 def _broadcast_maps(op: BroadcastOp) -> ArrayAttr[AffineMapAttr]:
-    rank = _rank(op.init)
+    rank = rank_of_value(op.init)
     return ArrayAttr(
         (
-            AffineMapAttr(_dropping(rank, _dimensions(op))),
+            AffineMapAttr(projection(rank, _dimensions(op))),
             AffineMapAttr(AffineMap.identity(rank)),
         )
     )
 
 
 def _broadcast_iterators(op: BroadcastOp) -> ArrayAttr[IteratorTypeAttr]:
-    return ArrayAttr((IteratorTypeAttr.parallel(),) * _rank(op.init))
+    return iterator_types(rank_of_value(op.init))
 
 
 def _reduce_maps(op: ReduceOp) -> ArrayAttr[AffineMapAttr]:
-    rank = _rank(op.input)
+    rank = rank_of_value(op.input)
     return ArrayAttr(
         (
             AffineMapAttr(AffineMap.identity(rank)),
-            AffineMapAttr(_dropping(rank, _dimensions(op))),
+            AffineMapAttr(projection(rank, _dimensions(op))),
         )
     )
 
 
 def _reduce_iterators(op: ReduceOp) -> ArrayAttr[IteratorTypeAttr]:
-    reduced = _dimensions(op)
-    parallel, reduction = IteratorTypeAttr.parallel(), IteratorTypeAttr.reduction()
-    return ArrayAttr(
-        tuple(reduction if d in reduced else parallel for d in range(_rank(op.input)))
-    )
+    return iterator_types(rank_of_value(op.input), _dimensions(op))
 
 
 def _attach(cls: type[Operation], name: str, value: object) -> None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from xdsl.ir.affine import AffineDimExpr, AffineMap
+from xdsl.ir.affine import AffineDimExpr, AffineExpr, AffineMap
 
 
 def is_permutation(map_: AffineMap) -> bool:
@@ -24,3 +24,11 @@ def dims_used(maps: Iterable[AffineMap]) -> set[int]:
     """The loop dimensions that appear on their own as a result of some map
     (those whose extent an operand's shape gives)."""
     return {r.position for m in maps for r in m.results if isinstance(r, AffineDimExpr)}
+
+
+def projection(rank: int, dropped: Iterable[int] = ()) -> AffineMap:
+    """(d0, ..., d{rank-1}) -> the dims not in `dropped`, in order (the
+    identity when nothing is dropped)."""
+    dropped = set(dropped)
+    kept = tuple(AffineExpr.dimension(d) for d in range(rank) if d not in dropped)
+    return AffineMap(rank, 0, kept)

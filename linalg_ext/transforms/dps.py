@@ -8,10 +8,14 @@ and the `linalg_ext` ops that define their loops (`linalg_ext.diag`, ...).
 
 from __future__ import annotations
 
-from xdsl.dialects.builtin import TensorType
-from xdsl.dialects.linalg.attrs import IteratorType
+from collections.abc import Iterable
+
+from xdsl.dialects.builtin import ArrayAttr, TensorType
+from xdsl.dialects.linalg.attrs import IteratorType, IteratorTypeAttr
 from xdsl.ir import Operation, SSAValue
 from xdsl.ir.affine import AffineMap
+
+from linalg_ext.shaped import is_ranked_shaped
 
 
 def has_loops(op: Operation) -> bool:
@@ -34,6 +38,24 @@ def init_for_result(op: Operation, result_index: int) -> SSAValue | None:
     if result_index >= len(tensor_outputs):
         return None
     return tensor_outputs[result_index]
+
+
+def iterator_types(
+    rank: int, reductions: Iterable[int] = ()
+) -> ArrayAttr[IteratorTypeAttr]:
+    """`rank` loops: those in `reductions` reductions, the others parallel."""
+    reduced = set(reductions)
+    parallel, reduction = IteratorTypeAttr.parallel(), IteratorTypeAttr.reduction()
+    return ArrayAttr(reduction if d in reduced else parallel for d in range(rank))
+
+
+def has_tensor_semantics(op: Operation) -> bool:
+    """Every shaped operand and result is a ranked tensor (scalars are
+    allowed): the op makes new values and writes no buffer."""
+    return all(
+        isinstance(v.type, TensorType) or not is_ranked_shaped(v.type)
+        for v in op.operands
+    ) and all(isinstance(r.type, TensorType) for r in op.results)
 
 
 def is_all_parallel(op: Operation) -> bool:

@@ -35,7 +35,8 @@ from xdsl.ir import Operation, OpResult, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import Rewriter
 
-from linalg_ext.transforms.generalize import generalize
+from linalg_ext.transforms.dps import has_tensor_semantics
+from linalg_ext.transforms.generalize import ELEMENTWISE_FUNCTIONS, generalize
 
 from .cleanup import (
     break_init_dependency,
@@ -45,7 +46,7 @@ from .cleanup import (
     fold_trivial_ops,
     simplify_dims,
 )
-from .fusion import NotFused, check_fusion, fuse, has_tensor_semantics
+from .fusion import NotFused, check_fusion, fuse
 from .reshape import (
     bypass_reshape_pair,
     expand_consumer_of_collapse,
@@ -54,13 +55,9 @@ from .reshape import (
 from .shared_input import check_sharing, merge, sharing_candidates
 
 ELEMENTWISE_NAMED_OPS = frozenset(
-    f"linalg.{name}"
-    for name in (
-        "map", "copy", "add", "sub", "mul", "div", "div_unsigned", "max", "min",
-        "exp", "log", "sqrt", "abs", "floor", "ceil", "negf", "tanh", "rsqrt",
-        "reciprocal", "square", "powf", "select", "erf",
-    )
-)  # fmt: skip
+    {op.name for op in ELEMENTWISE_FUNCTIONS}
+    | {"linalg.map", "linalg.copy", "linalg.select"}
+)
 """The ops generalised to `linalg.generic` so that they fuse (ByteIR's
 extension; `linalg.fill` is folded instead, transposes and broadcasts are
 left as they are)."""

@@ -40,7 +40,11 @@ from xdsl.transforms.canonicalization_patterns.arith import (
 
 from linalg_ext.shaped import is_ranked_shaped
 from linalg_ext.transforms.affine_maps import dims_used
-from linalg_ext.transforms.dps import init_for_result, is_structured
+from linalg_ext.transforms.dps import (
+    has_tensor_semantics,
+    init_for_result,
+    is_structured,
+)
 from linalg_ext.transforms.shape_reification import reify_dim
 
 from .fusion import maps_of
@@ -205,10 +209,7 @@ def _is_removable(op: Operation) -> bool:
         return False
     if is_side_effect_free(op):
         return True
-    return is_structured(op) and all(
-        isinstance(v.type, TensorType) or not is_ranked_shaped(v.type)
-        for v in op.operands
-    )
+    return is_structured(op) and has_tensor_semantics(op)
 
 
 def erase_dead_ops(root: Operation) -> None:

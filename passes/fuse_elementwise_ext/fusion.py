@@ -38,8 +38,8 @@ from xdsl.ir import Block, Operation, OpResult, SSAValue
 from xdsl.ir.affine import AffineDimExpr, AffineMap
 from xdsl.rewriter import InsertPoint, Rewriter
 
-from linalg_ext.shaped import is_ranked_shaped
 from linalg_ext.transforms.affine_maps import dims_used, is_identity, is_permutation
+from linalg_ext.transforms.dps import has_tensor_semantics, is_all_parallel
 from linalg_ext.transforms.ordering import ancestor_in
 
 
@@ -62,22 +62,6 @@ class Fusion:
 
 def maps_of(op: GenericOp) -> list[AffineMap]:
     return [m.data for m in op.indexing_maps]
-
-
-def has_tensor_semantics(op: GenericOp) -> bool:
-    """Every shaped operand is a ranked tensor (scalars are allowed)."""
-    return all(
-        isinstance(v.type, TensorType) or not is_ranked_shaped(v.type)
-        for v in op.operands
-    ) and all(isinstance(r.type, TensorType) for r in op.results)
-
-
-def is_all_parallel(op: GenericOp) -> bool:
-    return all(t.data.value == "parallel" for t in op.iterator_types)
-
-
-def is_reduction(op: GenericOp) -> bool:
-    return not is_all_parallel(op)
 
 
 def block_of(op: GenericOp) -> Block:
@@ -139,7 +123,7 @@ def check_fusion(consumer: GenericOp, input_index: int, diff_shapes: bool) -> Fu
 
     # The fused op's loop bounds come from its operands' shapes: with a
     # reduction, the inits do not give them all.
-    if is_reduction(consumer):
+    if not is_all_parallel(consumer):
         covered = dims_used(
             m for i, m in enumerate(consumer_maps) if i not in fused_inputs
         ) | dims_used(m.compose(to_producer) for m in producer_maps[:num_inputs])

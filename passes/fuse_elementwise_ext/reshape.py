@@ -71,6 +71,7 @@ from xdsl.ir.affine import AffineDimExpr, AffineExpr, AffineMap
 from xdsl.rewriter import InsertPoint, Rewriter
 
 from linalg_ext.transforms.affine_maps import is_permutation
+from linalg_ext.transforms.dps import has_tensor_semantics, is_all_parallel
 from linalg_ext.transforms.mixed_sizes import (
     Mixed,
     as_index_value,
@@ -88,7 +89,7 @@ from linalg_ext.transforms.reassociation import (
 )
 from linalg_ext.transforms.shape_reification import reify_dim
 
-from .fusion import NotFused, has_tensor_semantics, is_all_parallel, maps_of
+from .fusion import NotFused, maps_of
 
 
 @dataclass

@@ -27,9 +27,10 @@ from xdsl.ir import Operation, SSAValue
 from xdsl.rewriter import InsertPoint, Rewriter
 
 from linalg_ext.transforms.affine_maps import is_permutation
+from linalg_ext.transforms.dps import has_tensor_semantics
 from linalg_ext.transforms.ordering import ancestor_in
 
-from .fusion import NotFused, has_tensor_semantics, maps_of, move_body_before
+from .fusion import NotFused, maps_of, move_body_before
 
 
 def check_sharing(first: GenericOp, second: GenericOp, shared: SSAValue) -> None:
