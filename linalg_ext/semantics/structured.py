@@ -1944,8 +1944,25 @@ def _run_reduce(
     return run_structured(interpreter, computation)
 
 
+def _elementwise_impl(op_type: type[Operation]):
+    @impl(op_type)
+    def run(self: InterpreterFunctions, interpreter: Interpreter, op, args):
+        return _run_elementwise(interpreter, op, args)
+
+    return run
+
+
+_NamedElementwiseFunctions = type(
+    "_NamedElementwiseFunctions",
+    (InterpreterFunctions,),
+    {f"run_{t.name}": _elementwise_impl(t) for t in _NAMED_ELEMENTWISE},
+)
+"""One implementation per op of `_NAMED_ELEMENTWISE` (registered through the
+subclass below), so the table is the only list of them."""
+
+
 @register_impls
-class StructuredOpFunctions(InterpreterFunctions):
+class StructuredOpFunctions(_NamedElementwiseFunctions):
     @impl(linalg.GenericOp)
     def run_generic(
         self, interpreter: Interpreter, op: linalg.GenericOp, args: PythonValues
@@ -1974,48 +1991,6 @@ class StructuredOpFunctions(InterpreterFunctions):
         self, interpreter: Interpreter, op: linalg.YieldOp, args: PythonValues
     ):
         return ReturnedValues(args), ()
-
-    @impl(linalg.AddOp)
-    def run_add(self, interpreter: Interpreter, op: linalg.AddOp, args: PythonValues):
-        return _run_elementwise(interpreter, op, args)
-
-    @impl(linalg.SubOp)
-    def run_sub(self, interpreter: Interpreter, op: linalg.SubOp, args: PythonValues):
-        return _run_elementwise(interpreter, op, args)
-
-    @impl(linalg.MulOp)
-    def run_mul(self, interpreter: Interpreter, op: linalg.MulOp, args: PythonValues):
-        return _run_elementwise(interpreter, op, args)
-
-    @impl(linalg.MaxOp)
-    def run_max(self, interpreter: Interpreter, op: linalg.MaxOp, args: PythonValues):
-        return _run_elementwise(interpreter, op, args)
-
-    @impl(linalg.MinOp)
-    def run_min(self, interpreter: Interpreter, op: linalg.MinOp, args: PythonValues):
-        return _run_elementwise(interpreter, op, args)
-
-    @impl(linalg.ExpOp)
-    def run_exp(self, interpreter: Interpreter, op: linalg.ExpOp, args: PythonValues):
-        return _run_elementwise(interpreter, op, args)
-
-    @impl(linalg.LogOp)
-    def run_log(self, interpreter: Interpreter, op: linalg.LogOp, args: PythonValues):
-        return _run_elementwise(interpreter, op, args)
-
-    @impl(linalg.SqrtOp)
-    def run_sqrt(self, interpreter: Interpreter, op: linalg.SqrtOp, args: PythonValues):
-        return _run_elementwise(interpreter, op, args)
-
-    @impl(linalg.CopyOp)
-    def run_copy(self, interpreter: Interpreter, op: linalg.CopyOp, args: PythonValues):
-        return _run_elementwise(interpreter, op, args)
-
-    @impl(linalg.SelectOp)
-    def run_select(
-        self, interpreter: Interpreter, op: linalg.SelectOp, args: PythonValues
-    ):
-        return _run_elementwise(interpreter, op, args)
 
     @impl(linalg.TransposeOp)
     def run_transpose(
