@@ -220,7 +220,87 @@ class UpstreamFunction:
         `free_results`, their buffers are then freed, which is only right
         when the function returns buffers it allocated itself (not an
         argument, not a global), as a benchmark of a known program does."""
-        return _call(self, inputs, free_results)
+        arg_types, result_types = self.arg_types, self.result_types
+        address = self._address
+        keep_alive: list[Any] = [self]
+        arguments_after: list[Any] = []
+        call_args: list[Any] = []
+        call_types: list[Any] = []
+
+        # Results: a single scalar is returned by value; anything else comes back
+        # through a pointer to a struct passed first.
+        result_fields = []
+        for index, type_ in enumerate(result_types):
+            if is_ranked_shaped(type_):
+                field_type = _descriptor_type(len(type_.get_shape()))
+            else:
+                field_type = _SCALAR_CTYPES[_dtype(type_)]
+            result_fields.append((f"r{index}", field_type))
+        returns_by_value = len(result_types) == 1 and not is_ranked_shaped(
+            result_types[0]
+        )
+        results_struct = None
+        if result_types and not returns_by_value:
+            fields = {"_fields_": result_fields}
+            results_type = type("Results", (ctypes.Structure,), fields)
+            results_struct = results_type()
+            call_args.append(ctypes.byref(results_struct))
+            call_types.append(ctypes.c_void_p)
+
+        for value, type_ in zip(inputs, arg_types, strict=True):
+            dtype = _dtype(type_)
+            if is_ranked_shaped(type_):
+                array = np.ascontiguousarray(np.array(value, dtype=dtype))
+                # The compiled code reads and writes this memory: it must outlive
+                # the call.
+                keep_alive.append(array)
+                # A tensor argument is a value; upstream may still reuse its
+                # buffer (function arguments are writable), so report the
+                # value passed.
+                is_buffer = isinstance(type_, MemRefType)
+                arguments_after.append(array if is_buffer else value)
+                descriptor = _descriptor_type(array.ndim)()
+                pointer = array.ctypes.data
+                descriptor.allocated = descriptor.aligned = pointer
+                descriptor.offset = 0
+                for axis, size in enumerate(array.shape):
+                    descriptor.sizes[axis] = size
+                    descriptor.strides[axis] = array.strides[axis] // dtype.itemsize
+                keep_alive.append(descriptor)
+                call_args.append(ctypes.byref(descriptor))
+                call_types.append(ctypes.c_void_p)
+            else:
+                scalar_type = _SCALAR_CTYPES[dtype]
+                scalar = np.array(value, dtype=dtype)
+                if dtype == np.float16:
+                    scalar = scalar.view(np.uint16)
+                call_args.append(scalar_type(scalar.item()))
+                call_types.append(scalar_type)
+                arguments_after.append(value)
+
+        return_type = result_fields[0][1] if returns_by_value else None
+        prototype = ctypes.CFUNCTYPE(return_type, *call_types)
+        returned = prototype(address)(*call_args)
+
+        if returns_by_value:
+            value = np.array(returned, dtype=_dtype(result_types[0])).item()
+            return FunctionRun(results=[value], arguments=arguments_after)
+        outputs: list[Any] = []
+        for index, type_ in enumerate(result_types):
+            field = getattr(results_struct, f"r{index}")
+            if is_ranked_shaped(type_):
+                outputs.append(_array_from_descriptor(field, _dtype(type_)))
+            else:
+                outputs.append(field)
+        if free_results:
+            allocations = {
+                getattr(results_struct, f"r{index}").allocated
+                for index, type_ in enumerate(result_types)
+                if is_ranked_shaped(type_)
+            }
+            for allocation in allocations:
+                _libc_free()(allocation)
+        return FunctionRun(results=outputs, arguments=arguments_after)
 
 
 def compile_upstream(
@@ -236,84 +316,3 @@ def _libc_free() -> Any:
     free.argtypes = [ctypes.c_void_p]
     free.restype = None
     return free
-
-
-def _call(
-    compiled: UpstreamFunction, inputs: Sequence[Any], free_results: bool
-) -> FunctionRun:
-    arg_types, result_types = compiled.arg_types, compiled.result_types
-    address = compiled._address  # pyright: ignore[reportPrivateUsage]
-    keep_alive: list[Any] = [compiled]
-    arguments_after: list[Any] = []
-    call_args: list[Any] = []
-    call_types: list[Any] = []
-
-    # Results: a single scalar is returned by value; anything else comes back
-    # through a pointer to a struct passed first.
-    result_fields = []
-    for index, type_ in enumerate(result_types):
-        if is_ranked_shaped(type_):
-            field_type = _descriptor_type(len(type_.get_shape()))
-        else:
-            field_type = _SCALAR_CTYPES[_dtype(type_)]
-        result_fields.append((f"r{index}", field_type))
-    returns_by_value = len(result_types) == 1 and not is_ranked_shaped(result_types[0])
-    results_struct = None
-    if result_types and not returns_by_value:
-        results_type = type("Results", (ctypes.Structure,), {"_fields_": result_fields})
-        results_struct = results_type()
-        call_args.append(ctypes.byref(results_struct))
-        call_types.append(ctypes.c_void_p)
-
-    for value, type_ in zip(inputs, arg_types, strict=True):
-        dtype = _dtype(type_)
-        if is_ranked_shaped(type_):
-            array = np.ascontiguousarray(np.array(value, dtype=dtype))
-            # The compiled code reads and writes this memory: it must outlive
-            # the call.
-            keep_alive.append(array)
-            # A tensor argument is a value; upstream may still reuse its buffer
-            # (function arguments are writable), so report the value passed.
-            arguments_after.append(array if isinstance(type_, MemRefType) else value)
-            descriptor = _descriptor_type(array.ndim)()
-            pointer = array.ctypes.data
-            descriptor.allocated = descriptor.aligned = pointer
-            descriptor.offset = 0
-            for axis, size in enumerate(array.shape):
-                descriptor.sizes[axis] = size
-                descriptor.strides[axis] = array.strides[axis] // dtype.itemsize
-            keep_alive.append(descriptor)
-            call_args.append(ctypes.byref(descriptor))
-            call_types.append(ctypes.c_void_p)
-        else:
-            scalar_type = _SCALAR_CTYPES[dtype]
-            scalar = np.array(value, dtype=dtype)
-            if dtype == np.float16:
-                scalar = scalar.view(np.uint16)
-            call_args.append(scalar_type(scalar.item()))
-            call_types.append(scalar_type)
-            arguments_after.append(value)
-
-    return_type = result_fields[0][1] if returns_by_value else None
-    prototype = ctypes.CFUNCTYPE(return_type, *call_types)
-    returned = prototype(address)(*call_args)
-
-    if returns_by_value:
-        value = np.array(returned, dtype=_dtype(result_types[0])).item()
-        return FunctionRun(results=[value], arguments=arguments_after)
-    outputs: list[Any] = []
-    for index, type_ in enumerate(result_types):
-        field = getattr(results_struct, f"r{index}")
-        if is_ranked_shaped(type_):
-            outputs.append(_array_from_descriptor(field, _dtype(type_)))
-        else:
-            outputs.append(field)
-    if free_results:
-        allocations = {
-            getattr(results_struct, f"r{index}").allocated
-            for index, type_ in enumerate(result_types)
-            if is_ranked_shaped(type_)
-        }
-        for allocation in allocations:
-            _libc_free()(allocation)
-    return FunctionRun(results=outputs, arguments=arguments_after)
