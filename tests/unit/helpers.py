@@ -64,3 +64,14 @@ def meaning_difference(
         if difference is not None:
             return f"{difference} (trial {trial})"
     return None
+
+
+def has_linalg_ext(module: ModuleOp) -> bool:
+    return any(op.name.startswith("linalg_ext.") for op in module.walk())
+
+
+def print_for_mlir_opt(module: ModuleOp) -> str:
+    """The module as mlir-opt-22 can read it: custom form, unless it has
+    linalg_ext ops, which only the generic form (with
+    --allow-unregistered-dialect) lets it skip over."""
+    return print_module(module, generic=has_linalg_ext(module))

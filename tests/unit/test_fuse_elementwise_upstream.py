@@ -43,7 +43,14 @@ from xdsl.dialects import func
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import Operation
 
-from helpers import REPO, meaning_difference, parse_module, print_module
+from helpers import (
+    REPO,
+    has_linalg_ext,
+    meaning_difference,
+    parse_module,
+    print_for_mlir_opt,
+    print_module,
+)
 from linalg_ext.context import make_context
 from linalg_ext.running import find_function
 from linalg_ext.tools.check import parse_pipeline
@@ -96,15 +103,11 @@ def cases(*, counting: bool) -> Iterator[object]:
             yield pytest.param(label, name, marks=marks, id=f"{label}-{name}")
 
 
-def has_linalg_ext(module: ModuleOp) -> bool:
-    return any(op.name.startswith("linalg_ext.") for op in module.walk())
-
-
 def for_upstream(text: str) -> str:
     """The input as mlir-opt-22 can read it: as written, unless it has
     linalg_ext ops, which only the generic form lets it skip over."""
     module = parse_module(text)
-    return print_module(module, generic=True) if has_linalg_ext(module) else text
+    return print_for_mlir_opt(module) if has_linalg_ext(module) else text
 
 
 def mlir_opt(text: str, *args: str) -> subprocess.CompletedProcess[str]:
@@ -210,5 +213,5 @@ def test_ours_has_no_more_ops_than_upstreams(label, name):
 )
 def test_upstream_accepts_our_output(label):
     module = ours(label)
-    result = mlir_opt(print_module(module, generic=has_linalg_ext(module)))
+    result = mlir_opt(print_for_mlir_opt(module))
     assert result.returncode == 0, result.stderr

@@ -16,12 +16,9 @@ from __future__ import annotations
 import shutil
 import subprocess
 
-import numpy as np
 import pytest
 
-from helpers import REPO, parse_module, print_module
-from linalg_ext.comparison import compare_values
-from linalg_ext.running import find_function, random_inputs, run_function
+from helpers import REPO, meaning_difference, parse_module, print_for_mlir_opt
 from linalg_ext.tools.check import parse_pipeline
 
 INPUTS = sorted((REPO / "tests" / "filecheck" / "passes" / "fuse-pad").glob("*.mlir"))
@@ -32,13 +29,6 @@ pytestmark = pytest.mark.skipif(
 )
 
 
-def for_upstream(module) -> str:
-    """The module as mlir-opt-22 can read it: custom form, unless it has
-    linalg_ext ops, which only the generic form lets it skip over."""
-    has_ours = any(op.name.startswith("linalg_ext.") for op in module.walk())
-    return print_module(module, generic=has_ours)
-
-
 def upstream_pad_fusion(text: str) -> str:
     return subprocess.run(
         [
@@ -47,7 +37,7 @@ def upstream_pad_fusion(text: str) -> str:
             "--test-linalg-pad-fusion",
             "--mlir-print-op-generic",
         ],
-        input=for_upstream(parse_module(text)),
+        input=print_for_mlir_opt(parse_module(text)),
         capture_output=True,
         text=True,
         check=True,
@@ -63,16 +53,8 @@ def ours(text: str, pipeline: str):
     return module
 
 
-def agree(reference, candidate, name: str, seed: int = 3) -> str | None:
-    rng = np.random.default_rng(seed)
-    function = find_function(reference, name)
-    for _ in range(2):
-        inputs = random_inputs(function, rng)
-        expected = run_function(reference, name, inputs).results
-        actual = run_function(candidate, name, inputs).results
-        if (difference := compare_values(expected, actual, "result")) is not None:
-            return difference
-    return None
+def agree(reference, candidate, name: str) -> str | None:
+    return meaning_difference(reference, candidate, name, trials=2, seed=3)
 
 
 def function_names(module) -> list[str]:
@@ -100,7 +82,7 @@ def test_ours_and_upstreams_compute_the_original_values(path):
 @pytest.mark.parametrize("path", INPUTS, ids=lambda p: p.stem)
 def test_upstream_accepts_our_output(path):
     for pipeline in OPTION_SETS:
-        printed = for_upstream(ours(path.read_text(), pipeline))
+        printed = print_for_mlir_opt(ours(path.read_text(), pipeline))
         result = subprocess.run(
             ["mlir-opt-22", "--allow-unregistered-dialect"],
             input=printed,
