@@ -18,7 +18,9 @@ What it adds (see docs/compat.md):
 
 What it corrects: `linalg.generic`'s custom syntax (`generic_format`); the
 structured-op queries (`inputs`, `outputs`, indexing maps, iterator types)
-that `linalg.broadcast` and `linalg.reduce` lack (`structured_interface`).
+that `linalg.broadcast` and `linalg.reduce` lack (`structured_interface`);
+`bufferization.to_tensor`/`to_buffer` between a tensor and a memref of any
+layout (`bufferization_ops`).
 
 A `Context` finds ops through the `Dialect` objects xDSL's loaders return, so
 the new ops are appended to those objects. That has to happen before any
@@ -65,6 +67,7 @@ def install() -> None:
     from xdsl.dialects.tensor import Tensor
 
     from linalg_ext.compat.affine_ops import MaxOp
+    from linalg_ext.compat.bufferization_ops import install_bufferization_fixes
     from linalg_ext.compat.forall_ops import FORALL_OPS, ParallelInsertSliceOp
     from linalg_ext.compat.generic_format import install_generic_format
     from linalg_ext.compat.gpu_attrs import GPU_MAPPING_ATTRS
@@ -78,4 +81,5 @@ def install() -> None:
     _add_operations(Tensor, (*TENSOR_OPS, ParallelInsertSliceOp))
     _add_attributes(GPU, GPU_MAPPING_ATTRS)
     install_generic_format()
+    install_bufferization_fixes()
     install_structured_interface()

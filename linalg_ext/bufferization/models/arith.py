@@ -1,0 +1,172 @@
+"""Bufferization of the `arith` ops on tensors: `constant` (a dense tensor
+becomes a read-only `memref.global`) and `select` (of one of two buffers)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from xdsl.dialects import arith, memref
+from xdsl.dialects.builtin import (
+    DenseIntOrFPElementsAttr,
+    MemRefType,
+    ModuleOp,
+    ShapedType,
+    StringAttr,
+    TensorType,
+    UnitAttr,
+)
+from xdsl.ir import Operation, SSAValue
+from xdsl.rewriter import InsertPoint, Rewriter
+
+from linalg_ext.bufferization.analysis import BufferizationError
+from linalg_ext.bufferization.interface import (
+    AliasingValue,
+    BufferizableOpModel,
+    BufferRelation,
+    OpOperand,
+    register_model,
+)
+from linalg_ext.bufferization.layouts import fully_dynamic_memref
+
+if TYPE_CHECKING:
+    from linalg_ext.bufferization.analysis import AnalysisState
+    from linalg_ext.bufferization.bufferizer import Bufferizer
+
+
+def _global_prefix(tensor_type: TensorType) -> str:
+    """`__constant_2x3xf32`, as upstream names the global of a constant."""
+    shape = "".join(f"{extent}x" for extent in tensor_type.get_shape())
+    return f"__constant_{shape}{tensor_type.get_element_type()}"
+
+
+def _constant_global(
+    module: ModuleOp, value: DenseIntOrFPElementsAttr, memref_type: MemRefType
+) -> memref.GlobalOp | None:
+    """A private constant global of the module holding exactly `value`."""
+    for op in module.body.block.ops:
+        if (
+            isinstance(op, memref.GlobalOp)
+            and op.constant is not None
+            and op.sym_visibility == StringAttr("private")
+            and op.type == memref_type
+            and op.initial_value == value
+        ):
+            return op
+    return None
+
+
+class ConstantOpModel(BufferizableOpModel):
+    """A dense tensor constant is a private constant global: its buffer must
+    not be written, so a write goes to a copy."""
+
+    def allocates(self, value: SSAValue) -> bool:
+        return True
+
+    def is_writable(self, value: SSAValue, state: AnalysisState) -> bool:
+        return False
+
+    def verify_analysis(self, op: Operation, state: AnalysisState) -> str | None:
+        assert isinstance(op, arith.ConstantOp)
+        if isinstance(op.result.type, TensorType) and not isinstance(
+            op.value, DenseIntOrFPElementsAttr
+        ):
+            return (
+                "only dense tensor constants (dense<...>) bufferize, to a "
+                f"memref.global; got {op.value.name}"
+            )
+        return None
+
+    def bufferize(self, op: Operation, bufferizer: Bufferizer) -> None:
+        assert isinstance(op, arith.ConstantOp)
+        if not op.result.uses:
+            bufferizer.erase(op)
+            return
+        value = op.value
+        tensor_type = op.result.type
+        assert isinstance(tensor_type, TensorType)
+        if not isinstance(value, DenseIntOrFPElementsAttr):
+            raise BufferizationError(op, "expected a dense tensor constant")
+        memref_type = bufferizer.default_type(tensor_type)
+        module = bufferizer.module
+        global_op = _constant_global(module, value, memref_type)
+        if global_op is None:
+            alignment = bufferizer.options.buffer_alignment
+            global_op = memref.GlobalOp.get(
+                StringAttr(bufferizer.new_global_name(_global_prefix(tensor_type))),
+                memref_type,
+                value,
+                constant=UnitAttr(),
+                alignment=alignment or None,
+            )
+            # After the globals already there, before everything else.
+            block = module.body.block
+            last_global = None
+            for each in block.ops:
+                if not isinstance(each, memref.GlobalOp):
+                    break
+                last_global = each
+            point = (
+                InsertPoint.after(last_global)
+                if last_global is not None
+                else InsertPoint.at_start(block)
+            )
+            Rewriter.insert_op(global_op, point)
+        get_global = memref.GetGlobalOp(global_op.sym_name.data, memref_type)
+        bufferizer.insert(get_global)
+        bufferizer.replace_op(op, [get_global.memref])
+
+
+class SelectOpModel(BufferizableOpModel):
+    """The result is one of the two tensor operands, the very same buffer,
+    but which one is known only when running."""
+
+    def reads(self, operand: OpOperand, state: AnalysisState) -> bool:
+        return False
+
+    def aliasing_values(
+        self, operand: OpOperand, state: AnalysisState
+    ) -> list[AliasingValue]:
+        if operand.index == 0:
+            return []
+        return [
+            AliasingValue(
+                operand.op.results[0], BufferRelation.EQUIVALENT, definite=False
+            )
+        ]
+
+    def verify_analysis(self, op: Operation, state: AnalysisState) -> str | None:
+        assert isinstance(op, arith.SelectOp)
+        if isinstance(op.cond.type, ShapedType):
+            return (
+                "selects elementwise (its condition is a tensor); only an i1 "
+                "condition bufferizes"
+            )
+        return None
+
+    def buffer_type(self, value: SSAValue, bufferizer: Bufferizer) -> MemRefType:
+        op = value.owner  # pyright: ignore[reportAttributeAccessIssue]
+        assert isinstance(op, arith.SelectOp)
+        true_type = bufferizer.buffer_type(op.lhs)
+        false_type = bufferizer.buffer_type(op.rhs)
+        if true_type == false_type:
+            return true_type
+        if true_type.memory_space != false_type.memory_space:
+            raise BufferizationError(
+                op, "selects between buffers in different memory spaces"
+            )
+        tensor_type = value.type
+        assert isinstance(tensor_type, TensorType)
+        return fully_dynamic_memref(tensor_type, true_type.memory_space)
+
+    def bufferize(self, op: Operation, bufferizer: Bufferizer) -> None:
+        assert isinstance(op, arith.SelectOp)
+        memref_type = bufferizer.buffer_type(op.result)
+        true_buffer = bufferizer.buffer_as(op.lhs, memref_type)
+        false_buffer = bufferizer.buffer_as(op.rhs, memref_type)
+        select = arith.SelectOp(op.cond, true_buffer, false_buffer)
+        bufferizer.insert(select)
+        bufferizer.replace_op(op, [select.result])
+
+
+register_model(arith.ConstantOp, ConstantOpModel())
+register_model(arith.SelectOp, SelectOpModel())

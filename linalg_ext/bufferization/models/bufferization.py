@@ -1,0 +1,123 @@
+"""Bufferization of the `bufferization` ops themselves."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from xdsl.dialects import bufferization
+from xdsl.dialects.builtin import MemRefType, TensorType
+from xdsl.ir import Operation, SSAValue
+
+from linalg_ext.bufferization.interface import (
+    AliasingValue,
+    BufferizableOpModel,
+    BufferRelation,
+    OpOperand,
+    is_tensor,
+    register_model,
+)
+
+if TYPE_CHECKING:
+    from linalg_ext.bufferization.analysis import AnalysisState
+    from linalg_ext.bufferization.bufferizer import Bufferizer
+
+
+class AllocTensorOpModel(BufferizableOpModel):
+    """A new buffer; with `copy(%t)`, a copy of %t's contents."""
+
+    def reads(self, operand: OpOperand, state: AnalysisState) -> bool:
+        return True
+
+    def result_writes(self, value: SSAValue, state: AnalysisState) -> bool:
+        op = value.owner  # pyright: ignore[reportAttributeAccessIssue]
+        return op.copy is not None
+
+    def allocates(self, value: SSAValue) -> bool:
+        return True
+
+    def bufferize(self, op: Operation, bufferizer: Bufferizer) -> None:
+        assert isinstance(op, bufferization.AllocTensorOp)
+        if not op.tensor.uses:
+            bufferizer.erase(op)
+            return
+        tensor_type = op.tensor.type
+        assert isinstance(tensor_type, TensorType)
+        memref_type = bufferizer.default_type(tensor_type)
+        if op.copy is not None:
+            source = bufferizer.buffer(op.copy)
+            buffer = bufferizer.allocate(
+                memref_type, bufferizer.dynamic_sizes_of(source)
+            )
+            bufferizer.copy(source, buffer)
+        else:
+            buffer = bufferizer.allocate(memref_type, list(op.dynamic_sizes))
+        bufferizer.replace_op(op, [buffer])
+
+
+class ToTensorOpModel(BufferizableOpModel):
+    """The boundary from a buffer: nothing to rewrite. Its result may be
+    written only if the op says `writable`."""
+
+    def is_writable(self, value: SSAValue, state: AnalysisState) -> bool:
+        op = value.owner  # pyright: ignore[reportAttributeAccessIssue]
+        return op.writable is not None
+
+    def bufferize(self, op: Operation, bufferizer: Bufferizer) -> None:
+        return None
+
+
+class ToBufferOpModel(BufferizableOpModel):
+    """The boundary to a buffer: whoever uses the buffer may read it, and
+    write it unless `read_only`."""
+
+    def writes(self, operand: OpOperand, state: AnalysisState) -> bool:
+        op = operand.op
+        assert isinstance(op, bufferization.ToBufferOp)
+        return op.read_only is None
+
+    def bufferize(self, op: Operation, bufferizer: Bufferizer) -> None:
+        assert isinstance(op, bufferization.ToBufferOp)
+        memref_type = op.memref.type
+        assert isinstance(memref_type, MemRefType)
+        buffer = bufferizer.buffer_as(op.tensor, memref_type)  # pyright: ignore
+        op.memref.replace_all_uses_with(buffer)
+        bufferizer.erase(op)
+
+
+class MaterializeInDestinationOpModel(BufferizableOpModel):
+    """Copies the source into the destination (a tensor or a buffer)."""
+
+    def reads(self, operand: OpOperand, state: AnalysisState) -> bool:
+        return operand.index == 0
+
+    def writes(self, operand: OpOperand, state: AnalysisState) -> bool:
+        return operand.index == 1
+
+    def aliasing_values(
+        self, operand: OpOperand, state: AnalysisState
+    ) -> list[AliasingValue]:
+        if operand.index != 1 or not operand.op.results:
+            return []
+        return [AliasingValue(operand.op.results[0], BufferRelation.EQUIVALENT)]
+
+    def must_bufferize_in_place(self, operand: OpOperand, state: AnalysisState) -> bool:
+        # Materializing into a copy of the destination would be pointless.
+        return operand.index == 1
+
+    def bufferize(self, op: Operation, bufferizer: Bufferizer) -> None:
+        assert isinstance(op, bufferization.MaterializeInDestinationOp)
+        destination = bufferizer.buffer(op.dest)
+        source = bufferizer.buffer(op.source)
+        if source is not destination:
+            bufferizer.copy(bufferizer.cast(source, destination.type), destination)  # pyright: ignore
+        bufferizer.replace_op(op, [destination] if op.results else [])
+
+
+register_model(bufferization.AllocTensorOp, AllocTensorOpModel())
+register_model(bufferization.ToTensorOp, ToTensorOpModel())
+register_model(bufferization.ToBufferOp, ToBufferOpModel())
+register_model(
+    bufferization.MaterializeInDestinationOp, MaterializeInDestinationOpModel()
+)
+
+_ = is_tensor

@@ -1,0 +1,192 @@
+"""Bufferization of the `linalg_ext` ops beyond the destination-passing
+model every one of them has (models/structured.py):
+
+- `alias` on tensors: its result is its operand's very buffer;
+- which outputs an op reads: the generic model asks the op
+  (`reads_output`), and the dialect says "read" for every output but
+  `diag`'s. Several ops overwrite some outputs whole; saying so spares
+  copies of values nobody reads;
+- `custom` on tensors: its body takes the operands whole, as tensors. On
+  buffers the body takes the buffers, and the values it yields are copied
+  into the outputs (unless they already are those buffers).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from xdsl.dialects import memref
+from xdsl.dialects.builtin import MemRefType
+from xdsl.ir import BlockArgument, Operation, OpResult, SSAValue
+
+from linalg_ext import dialect as le
+from linalg_ext.bufferization.interface import (
+    AliasingValue,
+    BufferizableOpModel,
+    BufferRelation,
+    OpOperand,
+    is_tensor,
+    register_model,
+)
+from linalg_ext.bufferization.models.structured import DestinationStyleModel
+
+if TYPE_CHECKING:
+    from linalg_ext.bufferization.analysis import AnalysisState
+    from linalg_ext.bufferization.bufferizer import Bufferizer
+
+
+class AliasOpModel(BufferizableOpModel):
+    """The identity: no read, no write, the result is the operand."""
+
+    def reads(self, operand: OpOperand, state: AnalysisState) -> bool:
+        return False
+
+    def aliasing_values(
+        self, operand: OpOperand, state: AnalysisState
+    ) -> list[AliasingValue]:
+        return [AliasingValue(operand.op.results[0], BufferRelation.EQUIVALENT)]
+
+    def bufferize(self, op: Operation, bufferizer: Bufferizer) -> None:
+        assert isinstance(op, le.AliasOp)
+        bufferizer.replace_op(op, [bufferizer.buffer(op.operand)])
+
+
+READ_OUTPUTS: dict[type[Operation], frozenset[int]] = {
+    # output, max, accumulator, scale: the running max and sum continue
+    # from their inits; output and scale are computed from them.
+    le.SoftmaxOp: frozenset({1, 2}),
+    le.UnnormSoftmaxOp: frozenset({1, 2}),
+    # output, accumulator: the accumulator is the carry-in.
+    le.ScanOp: frozenset({1}),
+    # values, indices: both written whole.
+    le.TopkOp: frozenset(),
+    # output [, mean, rstd]: all written whole.
+    le.LayerNormOp: frozenset(),
+}
+"""The outputs whose old contents each op reads, where the dialect's
+`reads_output` says more (scatter updates its src in place and batch_matmul
+accumulates into its init: both read, as the generic model says)."""
+
+
+class ReadOutputsModel(DestinationStyleModel):
+    """The generic model, with the outputs the op reads given by
+    `READ_OUTPUTS`."""
+
+    def reads(self, operand: OpOperand, state: AnalysisState) -> bool:
+        op = operand.op
+        first_output = len(op.operands) - len(op.outputs)  # pyright: ignore
+        if operand.index < first_output:
+            return True
+        return operand.index - first_output in READ_OUTPUTS[type(op)]
+
+
+class CustomOpModel(DestinationStyleModel):
+    """`custom` on tensors. The body's block argument i stands for operand
+    i: it bufferizes to that operand's buffer, so an input's argument must
+    not be written (a write goes to a copy), while an output's may be (the
+    op writes that output). What the body yields is copied into the output
+    buffers when it is not already in them."""
+
+    def reads(self, operand: OpOperand, state: AnalysisState) -> bool:
+        op = operand.op
+        assert isinstance(op, le.CustomOp)
+        if len(op.region.blocks) != 1:
+            return True
+        return bool(op.region.block.args[operand.index].uses)
+
+    def is_writable(self, value: SSAValue, state: AnalysisState) -> bool:
+        if not isinstance(value, BlockArgument):
+            return True
+        op = value.block.parent_op()
+        assert isinstance(op, le.CustomOp)
+        return value.index >= len(op.inputs)
+
+    def is_elementwise_access(
+        self, op: Operation, operands: list[OpOperand], state: AnalysisState
+    ) -> bool:
+        return False
+
+    def verify_analysis(self, op: Operation, state: AnalysisState) -> str | None:
+        assert isinstance(op, le.CustomOp)
+        if len(op.region.blocks) != 1:
+            return "expected a body of one block to bufferize"
+        return None
+
+    def buffer_type(self, value: SSAValue, bufferizer: Bufferizer) -> MemRefType:
+        if isinstance(value, BlockArgument):
+            op = value.block.parent_op()
+            assert op is not None
+            return bufferizer.buffer_type(op.operands[value.index])
+        return super().buffer_type(value, bufferizer)
+
+    def bufferize(self, op: Operation, bufferizer: Bufferizer) -> None:
+        from linalg_ext.bufferization.models.func import _retype_arguments
+
+        assert isinstance(op, le.CustomOp)
+        operands = [bufferizer.buffer(v) if is_tensor(v) else v for v in op.operands]
+        _retype_arguments(op.region.block, [v.type for v in operands])
+        new_op = le.CustomOp(
+            operands[: len(op.inputs)],
+            operands[len(op.inputs) :],
+            op.detach_region(op.region),
+            attributes=dict(op.attributes),
+        )
+        bufferizer.insert(new_op)
+        bufferizer.replace_op(op, operands[len(op.inputs) :])
+
+
+def _view_root(buffer: SSAValue) -> SSAValue:
+    """The buffer `buffer` is a view of (itself if it is no view)."""
+    while isinstance(buffer, OpResult) and isinstance(buffer.op, _VIEW_OPS):
+        buffer = buffer.op.operands[0]
+    return buffer
+
+
+_VIEW_OPS = (
+    memref.SubviewOp,
+    memref.CastOp,
+    memref.ExpandShapeOp,
+    memref.CollapseShapeOp,
+    memref.ReinterpretCastOp,
+)
+
+
+class CustomYieldModel(BufferizableOpModel):
+    """The terminator of a tensor `custom` body: it reads what it yields,
+    which becomes the contents of the outputs."""
+
+    def bufferize(self, op: Operation, bufferizer: Bufferizer) -> None:
+        assert isinstance(op, le.YieldOp)
+        custom = op.parent_op()
+        block = op.parent_block()
+        assert isinstance(custom, le.CustomOp) and block is not None
+        inputs = block.args[: len(custom.inputs)]
+        outputs = block.args[len(custom.inputs) :]
+        copies: list[tuple[SSAValue, SSAValue]] = []
+        for value, output in zip(op.operands, outputs, strict=True):
+            buffer = bufferizer.buffer(value)
+            if buffer is output:
+                continue
+            root = _view_root(buffer)
+            safe = root in inputs or (
+                isinstance(root, OpResult)
+                and isinstance(root.op, memref.AllocOp | memref.GetGlobalOp)
+            )
+            if not safe:
+                # Possibly (a view of) an output that an earlier copy
+                # overwrites: take its contents out first.
+                fresh = bufferizer.allocate_like(buffer)
+                bufferizer.copy(buffer, fresh)
+                buffer = fresh
+            copies.append((buffer, output))
+        for buffer, output in copies:
+            bufferizer.copy(buffer, output)
+        bufferizer.insert(le.YieldOp())
+        bufferizer.erase(op)
+
+
+register_model(le.AliasOp, AliasOpModel())
+for _op_type in READ_OUTPUTS:
+    register_model(_op_type, ReadOutputsModel())
+register_model(le.CustomOp, CustomOpModel())
+register_model(le.YieldOp, CustomYieldModel())

@@ -1,0 +1,328 @@
+"""Bufferization of the `tensor` ops that make, view and update tensors.
+
+`empty` allocates; `extract_slice`, `cast`, `expand_shape` and
+`collapse_shape` are views of their source's buffer; `insert` and
+`insert_slice` write into their destination's buffer; `extract` and `dim`
+only read."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from xdsl.dialects import memref, tensor
+from xdsl.dialects.builtin import DYNAMIC_INDEX, MemRefType, TensorType
+from xdsl.ir import Operation, OpResult, SSAValue
+
+from linalg_ext.bufferization.interface import (
+    AliasingValue,
+    BufferizableOpModel,
+    BufferRelation,
+    OpOperand,
+    register_model,
+)
+from linalg_ext.bufferization.layouts import (
+    collapsed_type,
+    expanded_type,
+    guaranteed_collapsible,
+    subview_type,
+)
+from linalg_ext.semantics.arrays import kept_slice_dims, reassociation_groups
+
+if TYPE_CHECKING:
+    from linalg_ext.bufferization.analysis import AnalysisState
+    from linalg_ext.bufferization.bufferizer import Bufferizer
+
+
+def _tensor_type(value: SSAValue) -> TensorType:
+    assert isinstance(value.type, TensorType)
+    return value.type  # pyright: ignore[reportUnknownVariableType]
+
+
+class EmptyOpModel(BufferizableOpModel):
+    """A new buffer of undefined contents."""
+
+    def result_writes(self, value: SSAValue, state: AnalysisState) -> bool:
+        return False
+
+    def allocates(self, value: SSAValue) -> bool:
+        return True
+
+    def bufferize(self, op: Operation, bufferizer: Bufferizer) -> None:
+        assert isinstance(op, tensor.EmptyOp)
+        if not op.tensor.uses:
+            bufferizer.erase(op)
+            return
+        memref_type = bufferizer.default_type(_tensor_type(op.tensor))
+        buffer = bufferizer.allocate(memref_type, list(op.dynamic_sizes))
+        bufferizer.replace_op(op, [buffer])
+
+
+class ReadOnlyModel(BufferizableOpModel):
+    """An op that reads its tensor operand and makes no tensor."""
+
+    def reads(self, operand: OpOperand, state: AnalysisState) -> bool:
+        return True
+
+
+class DimOpModel(BufferizableOpModel):
+    def reads(self, operand: OpOperand, state: AnalysisState) -> bool:
+        return False
+
+    def bufferize(self, op: Operation, bufferizer: Bufferizer) -> None:
+        assert isinstance(op, tensor.DimOp)
+        dim = memref.DimOp(bufferizer.buffer(op.source), op.index)
+        bufferizer.insert(dim)
+        bufferizer.replace_op(op, [dim.result])
+
+
+class ExtractOpModel(ReadOnlyModel):
+    def bufferize(self, op: Operation, bufferizer: Bufferizer) -> None:
+        assert isinstance(op, tensor.ExtractOp)
+        load = memref.LoadOp.get(bufferizer.buffer(op.tensor), list(op.indices))
+        bufferizer.insert(load)
+        bufferizer.replace_op(op, [load.res])
+
+
+class ViewModel(BufferizableOpModel):
+    """A result that is a view of operand 0's buffer: no read, no write."""
+
+    relation = BufferRelation.EQUIVALENT
+
+    def reads(self, operand: OpOperand, state: AnalysisState) -> bool:
+        return False
+
+    def aliasing_values(
+        self, operand: OpOperand, state: AnalysisState
+    ) -> list[AliasingValue]:
+        if operand.index != 0:
+            return []
+        return [AliasingValue(operand.op.results[0], self.relation)]
+
+
+class CastOpModel(ViewModel):
+    def buffer_type(self, value: SSAValue, bufferizer: Bufferizer) -> MemRefType:
+        assert isinstance(value, OpResult)
+        source = bufferizer.buffer_type(value.op.operands[0])
+        result = _tensor_type(value)
+        return MemRefType(
+            result.get_element_type(),
+            result.get_shape(),
+            source.layout,
+            source.memory_space,
+        )
+
+    def bufferize(self, op: Operation, bufferizer: Bufferizer) -> None:
+        assert isinstance(op, tensor.CastOp)
+        memref_type = bufferizer.buffer_type(op.dest)
+        cast = memref.CastOp.get(bufferizer.buffer(op.source), memref_type)
+        bufferizer.insert(cast)
+        bufferizer.replace_op(op, [cast.results[0]])
+
+
+class ExpandShapeOpModel(ViewModel):
+    def buffer_type(self, value: SSAValue, bufferizer: Bufferizer) -> MemRefType:
+        assert isinstance(value, OpResult)
+        op = value.op
+        assert isinstance(op, tensor.ExpandShapeOp)
+        return expanded_type(
+            bufferizer.buffer_type(op.src),
+            _tensor_type(value).get_shape(),
+            reassociation_groups(op.reassociation),
+        )
+
+    def bufferize(self, op: Operation, bufferizer: Bufferizer) -> None:
+        assert isinstance(op, tensor.ExpandShapeOp)
+        expand = memref.ExpandShapeOp.create(
+            operands=[bufferizer.buffer(op.src), *op.dynamic_output_shape],
+            result_types=[bufferizer.buffer_type(op.result)],
+            properties={
+                "reassociation": op.reassociation,
+                "static_output_shape": op.static_output_shape,
+            },
+        )
+        bufferizer.insert(expand)
+        bufferizer.replace_op(op, [expand.results[0]])
+
+
+class CollapseShapeOpModel(ViewModel):
+    def buffer_type(self, value: SSAValue, bufferizer: Bufferizer) -> MemRefType:
+        assert isinstance(value, OpResult)
+        op = value.op
+        assert isinstance(op, tensor.CollapseShapeOp)
+        source = bufferizer.buffer_type(op.src)
+        groups = reassociation_groups(op.reassociation)
+        if not guaranteed_collapsible(source, groups):
+            source = bufferizer.default_type(_tensor_type(op.src))
+        return collapsed_type(source, _tensor_type(value).get_shape(), groups)
+
+    def bufferize(self, op: Operation, bufferizer: Bufferizer) -> None:
+        assert isinstance(op, tensor.CollapseShapeOp)
+        buffer = bufferizer.buffer(op.src)
+        groups = reassociation_groups(op.reassociation)
+        source_type = buffer.type
+        assert isinstance(source_type, MemRefType)
+        if not guaranteed_collapsible(source_type, groups):  # pyright: ignore
+            # The dimensions may not be contiguous: collapse a packed copy.
+            fresh = bufferizer.allocate_like(buffer)
+            bufferizer.copy(buffer, fresh)
+            buffer = fresh
+        collapse = memref.CollapseShapeOp.create(
+            operands=[buffer],
+            result_types=[bufferizer.buffer_type(op.result)],
+            properties={"reassociation": op.reassociation},
+        )
+        bufferizer.insert(collapse)
+        bufferizer.replace_op(op, [collapse.results[0]])
+
+
+def _static_or_dynamic(static: tuple[int, ...]) -> list[int]:
+    return [DYNAMIC_INDEX if v == DYNAMIC_INDEX else v for v in static]
+
+
+def slice_buffer_type(
+    source: MemRefType,
+    op: tensor.ExtractSliceOp | tensor.InsertSliceOp | Operation,
+    slice_type: TensorType,
+) -> MemRefType:
+    """The subview type of the slice `op` names in a buffer of type
+    `source`, rank-reduced to `slice_type`'s shape."""
+    sizes = _static_or_dynamic(op.static_sizes.get_values())  # pyright: ignore
+    kept = kept_slice_dims(sizes, slice_type.get_shape(), op.name)
+    return subview_type(
+        source,
+        _static_or_dynamic(op.static_offsets.get_values()),  # pyright: ignore
+        sizes,
+        _static_or_dynamic(op.static_strides.get_values()),  # pyright: ignore
+        kept,
+    )
+
+
+def make_subview(
+    bufferizer: Bufferizer, buffer: SSAValue, op: Operation, slice_type: TensorType
+) -> SSAValue:
+    """A subview of `buffer` on the slice `op` (an extract/insert slice)
+    names."""
+    source_type = buffer.type
+    assert isinstance(source_type, MemRefType)
+    subview = memref.SubviewOp(
+        buffer,
+        list(op.offsets),  # pyright: ignore
+        list(op.sizes),  # pyright: ignore
+        list(op.strides),  # pyright: ignore
+        op.static_offsets,  # pyright: ignore
+        op.static_sizes,  # pyright: ignore
+        op.static_strides,  # pyright: ignore
+        slice_buffer_type(source_type, op, slice_type),  # pyright: ignore
+    )
+    bufferizer.insert(subview)
+    return subview.result
+
+
+class ExtractSliceOpModel(ViewModel):
+    relation = BufferRelation.UNKNOWN
+
+    def buffer_type(self, value: SSAValue, bufferizer: Bufferizer) -> MemRefType:
+        assert isinstance(value, OpResult)
+        op = value.op
+        assert isinstance(op, tensor.ExtractSliceOp)
+        return slice_buffer_type(
+            bufferizer.buffer_type(op.source), op, _tensor_type(value)
+        )
+
+    def bufferize(self, op: Operation, bufferizer: Bufferizer) -> None:
+        assert isinstance(op, tensor.ExtractSliceOp)
+        view = make_subview(
+            bufferizer, bufferizer.buffer(op.source), op, _tensor_type(op.result)
+        )
+        bufferizer.replace_op(op, [view])
+
+
+def _same_subview(buffer: SSAValue, destination: SSAValue, op: Operation) -> bool:
+    """Whether `buffer` already is the subview of `destination` that `op`
+    inserts into (the insertion is then a copy onto itself)."""
+    if not isinstance(buffer, OpResult) or not isinstance(buffer.op, memref.SubviewOp):
+        return False
+    view = buffer.op
+    return (
+        view.source is destination
+        and view.static_offsets == op.static_offsets  # pyright: ignore
+        and view.static_sizes == op.static_sizes  # pyright: ignore
+        and view.static_strides == op.static_strides  # pyright: ignore
+        and tuple(view.offsets) == tuple(op.offsets)  # pyright: ignore
+        and tuple(view.sizes) == tuple(op.sizes)  # pyright: ignore
+        and tuple(view.strides) == tuple(op.strides)  # pyright: ignore
+    )
+
+
+class InsertSliceOpModel(BufferizableOpModel):
+    """Writes the source into a subset of the destination."""
+
+    def reads(self, operand: OpOperand, state: AnalysisState) -> bool:
+        op = operand.op
+        assert isinstance(op, tensor.InsertSliceOp)
+        if operand.index == 0:
+            return True
+        if operand.index != 1:
+            return False
+        # The destination is not read if the slice covers all of it.
+        destination_shape = _tensor_type(op.dest).get_shape()
+        covers = (
+            not op.offsets
+            and not op.sizes
+            and not op.strides
+            and all(v == 0 for v in op.static_offsets.get_values())
+            and all(v == 1 for v in op.static_strides.get_values())
+            and list(op.static_sizes.get_values()) == list(destination_shape)
+        )
+        return not covers
+
+    def writes(self, operand: OpOperand, state: AnalysisState) -> bool:
+        return operand.index == 1
+
+    def aliasing_values(
+        self, operand: OpOperand, state: AnalysisState
+    ) -> list[AliasingValue]:
+        if operand.index != 1:
+            return []
+        return [AliasingValue(operand.op.results[0], BufferRelation.EQUIVALENT)]
+
+    def bufferize(self, op: Operation, bufferizer: Bufferizer) -> None:
+        assert isinstance(op, tensor.InsertSliceOp)
+        destination = bufferizer.buffer(op.dest)
+        source = bufferizer.buffer(op.source)
+        if not _same_subview(source, destination, op):
+            view = make_subview(bufferizer, destination, op, _tensor_type(op.source))
+            bufferizer.copy(source, view)
+        bufferizer.replace_op(op, [destination])
+
+
+class InsertOpModel(BufferizableOpModel):
+    def reads(self, operand: OpOperand, state: AnalysisState) -> bool:
+        return operand.index == 1
+
+    def writes(self, operand: OpOperand, state: AnalysisState) -> bool:
+        return operand.index == 1
+
+    def aliasing_values(
+        self, operand: OpOperand, state: AnalysisState
+    ) -> list[AliasingValue]:
+        if operand.index != 1:
+            return []
+        return [AliasingValue(operand.op.results[0], BufferRelation.EQUIVALENT)]
+
+    def bufferize(self, op: Operation, bufferizer: Bufferizer) -> None:
+        assert isinstance(op, tensor.InsertOp)
+        destination = bufferizer.buffer(op.dest)
+        bufferizer.insert(memref.StoreOp.get(op.scalar, destination, list(op.indices)))
+        bufferizer.replace_op(op, [destination])
+
+
+register_model(tensor.EmptyOp, EmptyOpModel())
+register_model(tensor.DimOp, DimOpModel())
+register_model(tensor.ExtractOp, ExtractOpModel())
+register_model(tensor.CastOp, CastOpModel())
+register_model(tensor.ExpandShapeOp, ExpandShapeOpModel())
+register_model(tensor.CollapseShapeOp, CollapseShapeOpModel())
+register_model(tensor.ExtractSliceOp, ExtractSliceOpModel())
+register_model(tensor.InsertSliceOp, InsertSliceOpModel())
+register_model(tensor.InsertOp, InsertOpModel())
