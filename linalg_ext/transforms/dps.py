@@ -10,10 +10,12 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from xdsl.dialects import scf, tensor
 from xdsl.dialects.builtin import ArrayAttr, TensorType
 from xdsl.dialects.linalg.attrs import IteratorType, IteratorTypeAttr
-from xdsl.ir import Operation, SSAValue
+from xdsl.ir import Operation, OpResult, SSAValue, Use
 from xdsl.ir.affine import AffineMap
+from xdsl.traits import IsTerminator, is_side_effect_free
 
 from linalg_ext.shaped import is_ranked_shaped
 
@@ -38,6 +40,72 @@ def init_for_result(op: Operation, result_index: int) -> SSAValue | None:
     if result_index >= len(tensor_outputs):
         return None
     return tensor_outputs[result_index]
+
+
+def aliased_operand(result: OpResult) -> int | None:
+    """The index of the operand of `result.op` that `result` is an updated
+    version of: bufferized in place, the two are one buffer. That is the init
+    of a destination-passing op (result #i and tensor init #i of a Linalg
+    structured op, `linalg.fill`, a `linalg_ext` op, `scf.forall`'s shared
+    outputs), the dest of `tensor.insert` / `tensor.insert_slice`, the init of
+    an `scf.for` iter_arg, and the source of `tensor.cast` (the same tensor,
+    its type made more or less static). None for any other op."""
+    op = result.op
+    if isinstance(op, tensor.InsertSliceOp | tensor.InsertOp):
+        return 1  # the dest, after the source or scalar
+    if isinstance(op, tensor.CastOp):
+        return 0
+    if isinstance(op, scf.ForOp):
+        return len(op.operands) - len(op.iter_args) + result.index
+    outputs = getattr(op, "outputs", None)
+    if outputs is None:
+        return None
+    tensor_positions = [
+        j for j, o in enumerate(outputs) if isinstance(o.type, TensorType)
+    ]
+    if len(tensor_positions) != len(op.results):
+        return None
+    position = tensor_positions[result.index]
+    index = len(op.operands) - len(outputs) + position
+    if op.operands[index] is not outputs[position] or result.type != (
+        outputs[position].type
+    ):
+        return None
+    return index
+
+
+def buffer_origin(use: Use) -> Use:
+    """Where the value of `use` comes from, looking back through results
+    that update an operand in place (`aliased_operand`): the last use on
+    that chain, whose value is not such a result (a `tensor.empty`, a
+    function argument, a slice, ...)."""
+    seen: set[Operation] = set()
+    while True:
+        value = use.operation.operands[use.index]
+        if not isinstance(value, OpResult) or value.op in seen:
+            return use
+        index = aliased_operand(value)
+        if index is None:
+            return use
+        seen.add(value.op)
+        use = Use(value.op, index)
+
+
+def is_pure_on_tensors(op: Operation) -> bool:
+    """Running the op has no effect but its results: an op known to be
+    side-effect free, or a destination-passing op on tensors whose body has
+    no side effects (it only makes new tensors)."""
+    if is_side_effect_free(op):
+        return True
+    if not (has_loops(op) and has_tensor_semantics(op)):
+        return False
+    for region in op.regions:
+        for nested in region.walk():
+            if nested.has_trait(IsTerminator, value_if_unregistered=False):
+                continue
+            if not is_side_effect_free(nested):
+                return False
+    return True
 
 
 def iterator_types(

@@ -1,5 +1,6 @@
 """Building `tensor.extract_slice` and `tensor.insert_slice` from mixed
-(static or dynamic) offsets, sizes and strides."""
+(static or dynamic) offsets, sizes and strides, or from the slice an
+insertion writes."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ from xdsl.dialects import tensor
 from xdsl.dialects.builtin import DenseArrayBase, TensorType, i64
 from xdsl.ir import SSAValue
 
+from linalg_ext.compat.forall_ops import ParallelInsertSliceOp
 from linalg_ext.transforms.mixed_sizes import Mixed, split_mixed
 
 
@@ -46,4 +48,27 @@ def insert_slice(
             "static_strides": DenseArrayBase.from_list(i64, static_strides),
         },
         result_types=[dest.type],
+    )
+
+
+def slice_inserted_by(
+    insertion: tensor.InsertSliceOp | ParallelInsertSliceOp,
+) -> tensor.ExtractSliceOp:
+    """The `tensor.extract_slice` of the slice of its dest that an
+    `insert_slice` or `parallel_insert_slice` writes: the same offsets, sizes
+    and strides (static and dynamic as they are), typed like the inserted
+    source, so rank-reduced when the insertion is."""
+    return tensor.ExtractSliceOp.build(
+        operands=[
+            insertion.dest,
+            insertion.offsets,
+            insertion.sizes,
+            insertion.strides,
+        ],
+        properties={
+            "static_offsets": insertion.static_offsets,
+            "static_sizes": insertion.static_sizes,
+            "static_strides": insertion.static_strides,
+        },
+        result_types=[insertion.source.type],
     )
