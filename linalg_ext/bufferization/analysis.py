@@ -464,9 +464,17 @@ class AnalysisState:
         for value in values:
             for alias in self.aliases.set_of(value):
                 for use in _uses(alias):
+                    writes_use = self.writes(use)
                     if self.reads(use):
                         reads[use] = None
-                    if self.is_in_place(use) and self.writes(use):
+                    elif not writes_use and any(
+                        self.is_value_read(a.value) for a in self.aliasing_values(use)
+                    ):
+                        # An op not analysed yet that only makes an alias
+                        # (an extract_slice) whose value is read later: its
+                        # operand is a read too.
+                        reads[use] = None
+                    if writes_use and self.is_in_place(use):
                         writes[use] = None
         return list(reads), list(writes)
 

@@ -68,6 +68,5 @@ def matches_insert_destination(
         value,
         lambda v: is_equivalent_subset(state, v, insertion),
         include_leaves=True,
-        equivalent_only=True,
     )
     return bool(found) and all(is_equivalent_subset(state, v, insertion) for v in found)

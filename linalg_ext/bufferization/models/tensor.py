@@ -145,6 +145,10 @@ class ExpandShapeOpModel(ViewModel):
 
 
 class CollapseShapeOpModel(ViewModel):
+    def reads(self, operand: OpOperand, state: AnalysisState) -> bool:
+        # A source that cannot be collapsed as it lies is copied first.
+        return True
+
     def buffer_type(self, value: SSAValue, bufferizer: Bufferizer) -> MemRefType:
         assert isinstance(value, OpResult)
         op = value.op
