@@ -2,13 +2,14 @@
 
 `run_function` is the one entry point tools and tests use: numpy arrays (or
 Python scalars) in, numpy arrays (or scalars) out, plus the arguments as the
-call left them, which is where a memref-form function's results are.
+call left them, which is where a memref-form function's results are, and
+the buffers the call allocated and did not free (`leaks`).
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
@@ -48,7 +49,7 @@ from linalg_ext.semantics.arrays import (
 from linalg_ext.semantics.bufferization_ops import BufferizationOpFunctions
 from linalg_ext.semantics.compat_ops import CompatOpFunctions
 from linalg_ext.semantics.control_ops import ControlOpFunctions
-from linalg_ext.semantics.memref_ops import MemRefOpFunctions
+from linalg_ext.semantics.memref_ops import MemRefOpFunctions, allocation_tracker
 from linalg_ext.semantics.scalar_ops import ScalarOpFunctions
 from linalg_ext.semantics.structured import StructuredOpFunctions
 from linalg_ext.semantics.tensor_ops import TensorOpFunctions
@@ -101,6 +102,10 @@ class FunctionRun:
     """The returned values, shaped ones as numpy arrays."""
     arguments: list[Any]
     """The arguments after the call: memrefs as the function left them."""
+    leaks: list[str] = field(default_factory=list[str])
+    """The `memref.alloc` buffers still live after the call that no result
+    is (or is a view of): a returned buffer is the caller's. One description
+    each: `shape (4, 4) allocated by memref.alloc %t in @f`."""
 
 
 def _to_python(value: Any, type_: Attribute) -> Any:
@@ -158,11 +163,17 @@ def run_function(module: ModuleOp, name: str, inputs: Sequence[Any]) -> Function
             )
         else:
             arguments.append(_scalar_argument(value, type_))
-    results = make_interpreter(module).call_op(name, tuple(arguments))
+    interpreter = make_interpreter(module)
+    tracker = allocation_tracker(interpreter)
+    for index, value in enumerate(arguments):
+        if isinstance(value, ShapedArray):
+            tracker.note(value, f"argument #{index} of @{name}")
+    results = interpreter.call_op(name, tuple(arguments))
     result_types = function.function_type.outputs.data
     return FunctionRun(
         results=[_to_python(r, t) for r, t in zip(results, result_types, strict=True)],
         arguments=[_to_python(a, t) for a, t in zip(arguments, arg_types, strict=True)],
+        leaks=[a.describe() for a in tracker.leaks(list(results))],
     )
 
 

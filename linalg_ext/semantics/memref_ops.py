@@ -6,14 +6,23 @@ a store through a view changes the source and the other way round. A view
 that is not row-major is a `StridedArray` (see arrays.py). Loads, stores
 and slices are bounds-checked; bad input is an `InterpretationError` naming
 the op.
+
+Every `memref.alloc` is recorded in the interpreter's `AllocationTracker`
+(`allocation_tracker(interpreter)`): `memref.dealloc` of anything but a live
+allocation (a double free, a function argument, a global, an alloca, a view
+of part of an allocation) is an error, and so is a load, store, copy or view
+of a freed buffer. What is still live after a call is how
+`linalg_ext.running` finds leaks. Buffers made by bufferization ops from
+tensors are not tracked.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from math import prod
 from typing import Any
 
-from xdsl.dialects import memref
+from xdsl.dialects import func, memref
 from xdsl.dialects.builtin import MemRefType
 from xdsl.interpreter import (
     Interpreter,
@@ -22,7 +31,9 @@ from xdsl.interpreter import (
     impl,
     register_impls,
 )
+from xdsl.interpreters.shaped_array import ShapedArray
 from xdsl.interpreters.utils.ptr import TypedPtr
+from xdsl.ir import Operation
 from xdsl.utils.exceptions import InterpretationError
 
 from linalg_ext.semantics.arrays import (
@@ -34,6 +45,7 @@ from linalg_ext.semantics.arrays import (
     checked_dim,
     element_xtype,
     fill_dynamic,
+    is_contiguous,
     kept_slice_dims,
     make_view,
     numpy_view,
@@ -47,6 +59,127 @@ from linalg_ext.semantics.arrays import (
 def _moved(pointer: TypedPtr[Any], elements: int) -> TypedPtr[Any]:
     """A pointer `elements` further into the same memory."""
     return TypedPtr[Any](pointer.raw + elements * pointer.size, xtype=pointer.xtype)
+
+
+def _function_of(op: Operation) -> str | None:
+    parent = op.parent_op()
+    while parent is not None and not isinstance(parent, func.FuncOp):
+        parent = parent.parent_op()
+    return parent.sym_name.data if parent is not None else None
+
+
+@dataclass(frozen=True)
+class Allocation:
+    """One buffer made by `memref.alloc` or `memref.alloca`."""
+
+    op: memref.AllocOp | memref.AllocaOp
+    shape: tuple[int, ...]
+    memory: bytearray = field(repr=False, compare=False)
+
+    def describe(self) -> str:
+        """`shape (4, 4) allocated by memref.alloc %t in @f`."""
+        hint = self.op.results[0].name_hint
+        where = _function_of(self.op)
+        return (
+            f"shape {self.shape} allocated by {self.op.name}"
+            + (f" %{hint}" if hint else "")
+            + (f" in @{where}" if where else "")
+        )
+
+
+def _memory(value: ShapedArray[Any]) -> bytearray:
+    return value.data_ptr.raw.memory
+
+
+@dataclass
+class AllocationTracker:
+    """The buffers of one interpreter: live and freed allocations, keyed by
+    the identity of their memory (views share their source's memory), and
+    what else is known about buffers that are not allocations."""
+
+    live: dict[int, Allocation] = field(default_factory=dict[int, Allocation])
+    freed: dict[int, Allocation] = field(default_factory=dict[int, Allocation])
+    """Kept (with their memory) so that an identity is never reused."""
+    stack: dict[int, Allocation] = field(default_factory=dict[int, Allocation])
+    """`memref.alloca` buffers: freed when their scope ends, never by dealloc."""
+    others: dict[int, tuple[str, bytearray]] = field(
+        default_factory=dict[int, tuple[str, bytearray]]
+    )
+    """Buffers that are not allocations, with what they are (set by
+    `run_function` for the arguments)."""
+
+    def allocate(
+        self, op: memref.AllocOp | memref.AllocaOp, value: ShapedArray[Any]
+    ) -> None:
+        memory = _memory(value)
+        allocation = Allocation(op, tuple(value.shape), memory)
+        table = self.stack if isinstance(op, memref.AllocaOp) else self.live
+        table[id(memory)] = allocation
+
+    def note(self, value: ShapedArray[Any], what: str) -> None:
+        """Record that `value`'s buffer is `what` (e.g. an argument)."""
+        memory = _memory(value)
+        self.others[id(memory)] = (what, memory)
+
+    def free(self, op: Operation, value: ShapedArray[Any]) -> None:
+        key = id(_memory(value))
+        allocation = self.live.get(key)
+        if allocation is None:
+            raise InterpretationError(f"{op.name}: {self._not_live(key)}")
+        whole = (
+            value.data_ptr.raw.offset == 0
+            and value.size == prod(allocation.shape)
+            and is_contiguous(value.shape, strides_of(value))
+        )
+        if not whole:
+            raise InterpretationError(
+                f"{op.name}: not an allocation: the operand is a view of part of "
+                f"the buffer of {allocation.describe()}, not the buffer itself"
+            )
+        del self.live[key]
+        self.freed[key] = allocation
+
+    def _not_live(self, key: int) -> str:
+        if key in self.freed:
+            return f"double free of the buffer of {self.freed[key].describe()}"
+        if key in self.stack:
+            return (
+                f"not an allocation: the buffer of {self.stack[key].describe()} "
+                "is freed when its scope ends"
+            )
+        if key in self.others:
+            return f"not an allocation: the operand is {self.others[key][0]}"
+        return (
+            "not an allocation: the operand's buffer was not made by memref.alloc "
+            "(a global, or a buffer made by a bufferization op)"
+        )
+
+    def check_live(self, op: Operation, value: Any) -> None:
+        """Raise if `value` is a view of a freed buffer."""
+        if isinstance(value, ShapedArray):
+            allocation = self.freed.get(id(_memory(value)))  # pyright: ignore[reportUnknownArgumentType]
+            if allocation is not None:
+                raise InterpretationError(
+                    f"{op.name}: use of a freed buffer (the buffer of "
+                    f"{allocation.describe()}, freed by memref.dealloc)"
+                )
+
+    def leaks(self, kept: list[Any]) -> list[Allocation]:
+        """The live allocations none of the `kept` values (views or not) is in."""
+        reachable = {id(_memory(v)) for v in kept if isinstance(v, ShapedArray)}  # pyright: ignore[reportUnknownArgumentType]
+        return [a for key, a in self.live.items() if key not in reachable]
+
+
+def allocation_tracker(interpreter: Interpreter) -> AllocationTracker:
+    """The allocations of `interpreter` (one tracker per interpreter)."""
+    return interpreter.get_data(MemRefOpFunctions, "allocations", AllocationTracker)
+
+
+def _check_live(interpreter: Interpreter, op: Operation, *values: Any) -> None:
+    tracker = allocation_tracker(interpreter)
+    if tracker.freed:
+        for value in values:
+            tracker.check_live(op, value)
 
 
 def _allocate(
@@ -68,19 +201,26 @@ class MemRefOpFunctions(InterpreterFunctions):
     def run_alloc(
         self, interpreter: Interpreter, op: memref.AllocOp, args: PythonValues
     ) -> PythonValues:
-        return _allocate(interpreter, op, args)
+        results = _allocate(interpreter, op, args)
+        allocation_tracker(interpreter).allocate(op, results[0])
+        return results
 
     @impl(memref.AllocaOp)
     def run_alloca(
         self, interpreter: Interpreter, op: memref.AllocaOp, args: PythonValues
     ) -> PythonValues:
-        return _allocate(interpreter, op, args)
+        results = _allocate(interpreter, op, args)
+        allocation_tracker(interpreter).allocate(op, results[0])
+        return results
 
     @impl(memref.DeallocOp)
     def run_dealloc(
         self, interpreter: Interpreter, op: memref.DeallocOp, args: PythonValues
     ) -> PythonValues:
-        # Python frees the memory once no value refers to it.
+        # The tracker forgets the buffer; Python frees the memory once no
+        # value refers to it.
+        (buffer,) = args
+        allocation_tracker(interpreter).free(op, buffer)
         return ()
 
     @impl(memref.LoadOp)
@@ -88,6 +228,7 @@ class MemRefOpFunctions(InterpreterFunctions):
         self, interpreter: Interpreter, op: memref.LoadOp, args: PythonValues
     ) -> PythonValues:
         source, *indices = args
+        _check_live(interpreter, op, source)
         return (source.load(check_index(op, source, indices)),)
 
     @impl(memref.StoreOp)
@@ -95,6 +236,7 @@ class MemRefOpFunctions(InterpreterFunctions):
         self, interpreter: Interpreter, op: memref.StoreOp, args: PythonValues
     ) -> PythonValues:
         value, destination, *indices = args
+        _check_live(interpreter, op, destination)
         destination.store(check_index(op, destination, indices), value)
         return ()
 
@@ -103,6 +245,7 @@ class MemRefOpFunctions(InterpreterFunctions):
         self, interpreter: Interpreter, op: memref.DimOp, args: PythonValues
     ) -> PythonValues:
         source, dim = args
+        _check_live(interpreter, op, source)
         return (checked_dim(op, source, dim, "memref"),)
 
     @impl(memref.CastOp)
@@ -110,6 +253,7 @@ class MemRefOpFunctions(InterpreterFunctions):
         self, interpreter: Interpreter, op: memref.CastOp, args: PythonValues
     ) -> PythonValues:
         (source,) = args
+        _check_live(interpreter, op, source)
         if isinstance(op.dest.type, MemRefType):
             check_fits_type(source.shape, op.dest.type, op.name, "the source")
         return (source,)
@@ -119,6 +263,7 @@ class MemRefOpFunctions(InterpreterFunctions):
         self, interpreter: Interpreter, op: memref.CopyOp, args: PythonValues
     ) -> PythonValues:
         source, destination = args
+        _check_live(interpreter, op, source, destination)
         if list(source.shape) != list(destination.shape):
             raise InterpretationError(
                 f"{op.name}: source of shape {source.shape} and destination of "
@@ -133,6 +278,7 @@ class MemRefOpFunctions(InterpreterFunctions):
         self, interpreter: Interpreter, op: memref.SubviewOp, args: PythonValues
     ) -> PythonValues:
         source, *values = args
+        _check_live(interpreter, op, source)
         offsets, sizes, strides = slice_operands(op, values)
         check_slice_bounds(source.shape, offsets, sizes, strides, op.name)
         source_strides = strides_of(source)
@@ -153,6 +299,7 @@ class MemRefOpFunctions(InterpreterFunctions):
         self, interpreter: Interpreter, op: memref.ExpandShapeOp, args: PythonValues
     ) -> PythonValues:
         source, *dynamic_sizes = args
+        _check_live(interpreter, op, source)
         shape = fill_dynamic(
             op.static_output_shape.get_values(), dynamic_sizes, op.name, "sizes"
         )
@@ -174,6 +321,7 @@ class MemRefOpFunctions(InterpreterFunctions):
         self, interpreter: Interpreter, op: memref.CollapseShapeOp, args: PythonValues
     ) -> PythonValues:
         (source,) = args
+        _check_live(interpreter, op, source)
         groups = reassociation_groups(op.reassociation)
         source_strides = strides_of(source)
         shape: list[int] = []

@@ -1,13 +1,21 @@
 """`linalg-ext-check`: does a pass pipeline keep the program's meaning?
 
     linalg-ext-check FILE.mlir -p PIPELINE [--entry NAME] [--trials N] [--seed S]
+                     [--allow-leaks]
 
 Applies the pipeline (the syntax of `xdsl-opt -p`), then runs every defined
 function (or the named one) before and after on the same random inputs,
-`--trials` times, and compares every result and every argument as the call
-left it (memref outputs), by `linalg_ext.comparison`'s rule: integers and
-booleans equal, floats within a tolerance for their width. One verdict line
-per function; exit 0 only if all agree.
+`--trials` times, and compares every result and every argument that was a
+memref before the pipeline as the call left it (memref outputs), by
+`linalg_ext.comparison`'s rule: integers and booleans equal, floats within a
+tolerance for their width. An argument that was a tensor is not compared:
+bufferization may reuse its buffer. One verdict line per function; exit 0
+only if all agree.
+
+Leaks: after the pipeline, a call may not leave more `memref.alloc` buffers
+unfreed (and not returned) than it did before (`--allow-leaks` turns this
+off, for pipelines not meant to free). A double free or a use of a freed
+buffer is an error of the run after the pipeline.
 
 `check_module` is the same check as a library function, for tests.
 """
@@ -22,12 +30,12 @@ from typing import Any
 
 import numpy as np
 from xdsl.dialects import func
-from xdsl.dialects.builtin import ModuleOp
+from xdsl.dialects.builtin import MemRefType, ModuleOp, UnrankedMemRefType
 from xdsl.passes import ModulePass, PassPipeline
 from xdsl.universe import Universe
 from xdsl.utils.exceptions import DiagnosticException, InterpretationError
 
-from linalg_ext.comparison import compare_values
+from linalg_ext.comparison import compare_values, first_difference
 from linalg_ext.context import make_context
 from linalg_ext.running import (
     DEFAULT_DIM_SIZE,
@@ -55,16 +63,20 @@ class FunctionVerdict:
     """Where before and after first differ, if they do."""
     error: str | None = None
     """Why the function could not be compared, if it could not."""
+    leak: str | None = None
+    """The buffers the call leaks after the pipeline and did not before."""
 
     @property
     def ok(self) -> bool:
-        return self.mismatch is None and self.error is None
+        return self.mismatch is None and self.error is None and self.leak is None
 
     def line(self) -> str:
         if self.error is not None:
             return f"@{self.name}: ERROR {self.error}"
         if self.mismatch is not None:
             return f"@{self.name}: MISMATCH {self.mismatch}"
+        if self.leak is not None:
+            return f"@{self.name}: LEAK {self.leak}"
         return f"@{self.name}: OK ({self.trials} trials)"
 
 
@@ -84,6 +96,7 @@ def _check_function(
     trials: int,
     seed: int,
     dim_size: int,
+    allow_leaks: bool,
 ) -> FunctionVerdict:
     verdict = FunctionVerdict(name, trials)
     try:
@@ -112,13 +125,47 @@ def _check_function(
             return verdict
         difference = compare_values(reference.results, candidate.results, "result")
         if difference is None:
-            difference = compare_values(
-                reference.arguments, candidate.arguments, "argument"
+            difference = _compare_buffer_arguments(
+                before_function, reference.arguments, candidate.arguments
             )
         if difference is not None:
             verdict.mismatch = f"{difference} (trial {trial})"
             return verdict
+        if not allow_leaks and len(candidate.leaks) > len(reference.leaks):
+            leaks = _describe_leaks(candidate.leaks, len(reference.leaks))
+            verdict.leak = f"{leaks} (trial {trial})"
+            return verdict
     return verdict
+
+
+def _compare_buffer_arguments(
+    function: func.FuncOp, before: list[Any], after: list[Any]
+) -> str | None:
+    """The first difference in an argument that was a memref before the
+    pipeline (a tensor argument is a value: it cannot change, but after
+    bufferization its buffer may be written in place, as upstream does)."""
+    for index, (type_, expected, actual) in enumerate(
+        zip(function.function_type.inputs.data, before, after, strict=True)
+    ):
+        if not isinstance(type_, MemRefType | UnrankedMemRefType):
+            continue
+        if (difference := first_difference(expected, actual)) is not None:
+            return f"in argument #{index} {difference}"
+    return None
+
+
+def _describe_leaks(leaks: list[str], before: int) -> str:
+    """`1 buffer of shape (4, 4) allocated by memref.alloc %t in @f is never
+    freed`, saying how many leaked before when some did."""
+    if len(leaks) == 1:
+        text = f"1 buffer of {leaks[0]} is never freed"
+    else:
+        text = f"{len(leaks)} buffers are never freed: " + "; ".join(
+            f"one of {leak}" for leak in leaks
+        )
+    if before:
+        text += f" ({before} before the pipeline)"
+    return text
 
 
 def _copy(value: Any) -> Any:
@@ -141,9 +188,12 @@ def check_module(
     trials: int = 3,
     seed: int = 0,
     dim_size: int = DEFAULT_DIM_SIZE,
+    allow_leaks: bool = False,
 ) -> CheckReport:
     """Apply `pipeline` to a copy of `module` and compare every function (or
-    `entry`) before and after on the same random inputs."""
+    `entry`) before and after on the same random inputs. Unless
+    `allow_leaks`, a call that leaks more buffers after the pipeline than
+    before fails."""
     passes = parse_pipeline(pipeline).passes if isinstance(pipeline, str) else pipeline
     transformed = module.clone()
     ctx = make_context()
@@ -171,7 +221,9 @@ def check_module(
     report = CheckReport()
     for name in names:
         report.verdicts.append(
-            _check_function(module, transformed, name, trials, seed, dim_size)
+            _check_function(
+                module, transformed, name, trials, seed, dim_size, allow_leaks
+            )
         )
     return report
 
@@ -197,6 +249,12 @@ def build_parser() -> argparse.ArgumentParser:
         default=DEFAULT_DIM_SIZE,
         help=f"extent of dynamic dimensions ({DEFAULT_DIM_SIZE})",
     )
+    parser.add_argument(
+        "--allow-leaks",
+        action="store_true",
+        help="do not fail when the program leaks more memref.alloc buffers "
+        "after the pipeline than before",
+    )
     return parser
 
 
@@ -214,6 +272,7 @@ def main(argv: list[str] | None = None) -> int:
             trials=args.trials,
             seed=args.seed,
             dim_size=args.dim_size,
+            allow_leaks=args.allow_leaks,
         )
         if not report.verdicts:
             raise ToolError(f"{args.file} defines no function to check")
