@@ -13,6 +13,18 @@ from collections.abc import Callable
 from xdsl.passes import ModulePass
 
 
+def _buffer_deallocation() -> type[ModulePass]:
+    from linalg_ext.passes.buffer_deallocation import BufferDeallocationPass
+
+    return BufferDeallocationPass
+
+
+def _eliminate_empty_tensors() -> type[ModulePass]:
+    from linalg_ext.passes.eliminate_empty_tensors import EliminateEmptyTensorsPass
+
+    return EliminateEmptyTensorsPass
+
+
 def _fuse_pad() -> type[ModulePass]:
     from linalg_ext.passes.fuse_pad import FusePadPass
 
@@ -25,6 +37,12 @@ def _linalg_fuse_elementwise_ext() -> type[ModulePass]:
     return LinalgFuseElementwiseExtPass
 
 
+def _one_shot_bufferize() -> type[ModulePass]:
+    from linalg_ext.passes.one_shot_bufferize import OneShotBufferizePass
+
+    return OneShotBufferizePass
+
+
 def _test_perturb_constants() -> type[ModulePass]:
     from linalg_ext.passes.test_perturb_constants import PerturbConstantsPass
 
@@ -32,8 +50,11 @@ def _test_perturb_constants() -> type[ModulePass]:
 
 
 ALL_PASSES: dict[str, Callable[[], type[ModulePass]]] = {
+    "buffer-deallocation-pipeline": _buffer_deallocation,
+    "eliminate-empty-tensors": _eliminate_empty_tensors,
     "fuse-pad": _fuse_pad,
     "linalg-fuse-elementwise-ext": _linalg_fuse_elementwise_ext,
+    "one-shot-bufferize": _one_shot_bufferize,
     # Test passes, as in MLIR, carry a `test-` prefix; they are not for use.
     "test-perturb-constants": _test_perturb_constants,
 }

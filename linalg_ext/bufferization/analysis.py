@@ -506,9 +506,46 @@ class AnalysisState:
             for alias in self.aliases.set_of(value)
         )
 
+    def parallel_region(self, region: Region | None) -> Region | None:
+        """The innermost region enclosing `region` (or itself) whose
+        iterations may run concurrently."""
+        while region is not None:
+            parent = region.parent_op()
+            if parent is None:
+                return None
+            model = self.model(parent)
+            if model is not None and model.is_parallel_region(
+                parent, parent.regions.index(region)
+            ):
+                return region
+            region = parent.parent_region()
+        return None
+
+    def _writes_shared_buffer(self, write: OpOperand) -> bool:
+        """Whether the buffer `write` writes was defined (or allocated)
+        outside the parallel region the write runs in: concurrent
+        iterations would then write one buffer."""
+        origins = self.reverse_chain(
+            write.value, self.result_writes, include_leaves=True
+        )
+        here = self.parallel_region(write.op.parent_region())
+        for origin in origins:
+            if isinstance(origin, BlockArgument):
+                region = origin.block.parent
+            else:
+                assert isinstance(origin, OpResult)
+                region = origin.op.parent_region()
+            if self.parallel_region(region) is not here:
+                return True
+        return False
+
     def _has_read_after_write(
         self, reads: list[OpOperand], writes: list[OpOperand]
     ) -> bool:
+        # A buffer written in a parallel region must be private to it
+        # (when what is written is read at all).
+        if reads and any(self._writes_shared_buffer(w) for w in writes):
+            return True
         for read in reads:
             definitions = self.find_definitions(read)
             if not definitions:

@@ -66,7 +66,6 @@ class Bufferizer:
         self._types: dict[SSAValue, MemRefType] = {}
         self._current: Operation | None = None
         self.erased: set[Operation] = set()
-        self._global_count = 0
 
     # ------------------------------------------------------------------ types
 
@@ -252,16 +251,18 @@ class Bufferizer:
         Rewriter.erase_op(op, safe_erase=False)
 
     def new_global_name(self, prefix: str) -> str:
+        """`prefix`, or `prefix_0`, `prefix_1`, ... if that name is taken."""
         taken = {
             op.sym_name.data
             for op in self.module.body.block.ops
             if isinstance(op, memref.GlobalOp | func.FuncOp)
         }
-        while True:
-            name = f"{prefix}_{self._global_count}" if self._global_count else prefix
-            self._global_count += 1
-            if name not in taken:
-                return name
+        if prefix not in taken:
+            return prefix
+        count = 0
+        while f"{prefix}_{count}" in taken:
+            count += 1
+        return f"{prefix}_{count}"
 
     # ------------------------------------------------------------------ driver
 

@@ -186,6 +186,11 @@ class BufferizableOpModel:
         """Whether the region may run several times (a loop body)."""
         return False
 
+    def is_parallel_region(self, op: Operation, region_index: int) -> bool:
+        """Whether the region's iterations may run concurrently (an
+        `scf.forall` body)."""
+        return False
+
     def has_exclusive_regions(self, op: Operation) -> bool:
         """Whether at most one of the op's regions runs (an `scf.if`)."""
         return False

@@ -6,6 +6,7 @@ from linalg_ext.bufferization.models import (  # noqa: F401
     bufferization,
     func,
     linalg_ext,
+    scf,
     structured,
     tensor,
     tensor_alloc,

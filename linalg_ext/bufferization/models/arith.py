@@ -10,7 +10,6 @@ from xdsl.dialects.builtin import (
     DenseIntOrFPElementsAttr,
     MemRefType,
     ModuleOp,
-    ShapedType,
     StringAttr,
     TensorType,
     UnitAttr,
@@ -118,7 +117,8 @@ class ConstantOpModel(BufferizableOpModel):
 
 class SelectOpModel(BufferizableOpModel):
     """The result is one of the two tensor operands, the very same buffer,
-    but which one is known only when running."""
+    but which one is known only when running. (xDSL's `arith.select` takes
+    an `i1` condition only: there is no elementwise form to refuse.)"""
 
     def reads(self, operand: OpOperand, state: AnalysisState) -> bool:
         return False
@@ -133,15 +133,6 @@ class SelectOpModel(BufferizableOpModel):
                 operand.op.results[0], BufferRelation.EQUIVALENT, definite=False
             )
         ]
-
-    def verify_analysis(self, op: Operation, state: AnalysisState) -> str | None:
-        assert isinstance(op, arith.SelectOp)
-        if isinstance(op.cond.type, ShapedType):
-            return (
-                "selects elementwise (its condition is a tensor); only an i1 "
-                "condition bufferizes"
-            )
-        return None
 
     def buffer_type(self, value: SSAValue, bufferizer: Bufferizer) -> MemRefType:
         op = value.owner  # pyright: ignore[reportAttributeAccessIssue]

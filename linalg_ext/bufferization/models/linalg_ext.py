@@ -20,6 +20,7 @@ from xdsl.dialects.builtin import MemRefType
 from xdsl.ir import BlockArgument, Operation, OpResult, SSAValue
 
 from linalg_ext import dialect as le
+from linalg_ext.bufferization.analysis import BufferizationError
 from linalg_ext.bufferization.interface import (
     AliasingValue,
     BufferizableOpModel,
@@ -27,6 +28,9 @@ from linalg_ext.bufferization.interface import (
     OpOperand,
     is_tensor,
     register_model,
+)
+from linalg_ext.bufferization.models.func import (
+    _retype_arguments,  # pyright: ignore[reportPrivateUsage]
 )
 from linalg_ext.bufferization.models.structured import DestinationStyleModel
 
@@ -92,7 +96,8 @@ class CustomOpModel(DestinationStyleModel):
         assert isinstance(op, le.CustomOp)
         if len(op.region.blocks) != 1:
             return True
-        return bool(op.region.block.args[operand.index].uses)
+        # Read if the body reads its argument (looking through views of it).
+        return state.is_value_read(op.region.block.args[operand.index])
 
     def is_writable(self, value: SSAValue, state: AnalysisState) -> bool:
         if not isinstance(value, BlockArgument):
@@ -100,11 +105,6 @@ class CustomOpModel(DestinationStyleModel):
         op = value.block.parent_op()
         assert isinstance(op, le.CustomOp)
         return value.index >= len(op.inputs)
-
-    def is_elementwise_access(
-        self, op: Operation, operands: list[OpOperand], state: AnalysisState
-    ) -> bool:
-        return False
 
     def verify_analysis(self, op: Operation, state: AnalysisState) -> str | None:
         assert isinstance(op, le.CustomOp)
@@ -120,8 +120,6 @@ class CustomOpModel(DestinationStyleModel):
         return super().buffer_type(value, bufferizer)
 
     def bufferize(self, op: Operation, bufferizer: Bufferizer) -> None:
-        from linalg_ext.bufferization.models.func import _retype_arguments
-
         assert isinstance(op, le.CustomOp)
         operands = [bufferizer.buffer(v) if is_tensor(v) else v for v in op.operands]
         _retype_arguments(op.region.block, [v.type for v in operands])
@@ -159,7 +157,10 @@ class CustomYieldModel(BufferizableOpModel):
         assert isinstance(op, le.YieldOp)
         custom = op.parent_op()
         block = op.parent_block()
-        assert isinstance(custom, le.CustomOp) and block is not None
+        if not isinstance(custom, le.CustomOp) or block is None:
+            raise BufferizationError(
+                op, "yields tensors, which only a linalg_ext.custom body may"
+            )
         inputs = block.args[: len(custom.inputs)]
         outputs = block.args[len(custom.inputs) :]
         copies: list[tuple[SSAValue, SSAValue]] = []

@@ -108,7 +108,11 @@ def _is_destination_style(cls: type[Operation]) -> bool:
         return False
     # linalg.broadcast and linalg.reduce: the compat layer gives them
     # `inputs` and `outputs` (compat/structured_interface.py).
-    return {"inputs", "outputs"} <= names or {"input", "init"} <= names
+    # linalg.map names its operands `inputs` and `init`.
+    return any(
+        pair <= names
+        for pair in ({"inputs", "outputs"}, {"input", "init"}, {"inputs", "init"})
+    )
 
 
 def register_structured_ops() -> None:
