@@ -43,7 +43,7 @@ from xdsl.dialects.builtin import (
     UnitAttr,
     i64,
 )
-from xdsl.ir import Block, BlockArgument, Operation, OpResult, Region, SSAValue
+from xdsl.ir import BlockArgument, Operation, OpResult, Region, SSAValue
 
 from linalg_ext.bufferization.interface import (
     AliasingOperand,
@@ -57,6 +57,7 @@ from linalg_ext.bufferization.interface import (
     tensor_operands,
 )
 from linalg_ext.bufferization.options import BufferizationOptions
+from linalg_ext.transforms.ordering import ancestor_in
 
 INPLACE_ATTR = "__inplace_operands_attr__"
 ACCESS_ATTR = "bufferization.access"
@@ -319,7 +320,7 @@ class AnalysisState:
             owner = owner_of(value)
             return (
                 owner is not None
-                and is_ancestor(inside, owner)
+                and inside.is_ancestor(owner)
                 and value not in inside.results
                 and self.result_writes(value)
             )
@@ -399,7 +400,7 @@ class AnalysisState:
         execution, judged by op dominance."""
         current: Operation | None = a
         while current is not None:
-            if is_ancestor(current, b):
+            if current.is_ancestor(b):
                 return False
             if self._properly_dominates(current, b):
                 return True
@@ -410,28 +411,38 @@ class AnalysisState:
         block = a.parent_block()
         if block is None:
             return False
-        other = _ancestor_in(block, b)
+        other = ancestor_in(block, b)
         if other is None or other is a:
             return False
         return self._positions[a] < self._positions[other]
 
     def repetitive_region(self, op_or_value: Operation | SSAValue) -> Region | None:
         """The innermost loop body (repetitive region) enclosing it."""
-        if isinstance(op_or_value, BlockArgument):
-            region = op_or_value.block.parent
-        elif isinstance(op_or_value, OpResult):
-            region = op_or_value.op.parent_region()
-        elif isinstance(op_or_value, Operation):
-            region = op_or_value.parent_region()
-        else:
-            return None
+        return self._enclosing_region(
+            _region_of(op_or_value), lambda m, op, i: m.is_repetitive_region(op, i)
+        )
+
+    def parallel_region(self, region: Region | None) -> Region | None:
+        """The innermost region enclosing `region` (or itself) whose
+        iterations may run concurrently."""
+        return self._enclosing_region(
+            region, lambda m, op, i: m.is_parallel_region(op, i)
+        )
+
+    def _enclosing_region(
+        self,
+        region: Region | None,
+        question: Callable[[BufferizableOpModel, Operation, int], bool],
+    ) -> Region | None:
+        """The innermost region from `region` outwards for which the model of
+        the op holding it answers `question` with yes."""
         while region is not None:
             parent = region.parent_op()
             if parent is None:
                 return None
             model = self.model(parent)
-            if model is not None and model.is_repetitive_region(
-                parent, parent.regions.index(region)
+            if model is not None and question(
+                model, parent, parent.regions.index(region)
             ):
                 return region
             region = parent.parent_region()
@@ -445,7 +456,7 @@ class AnalysisState:
             parent = region.parent_op()
             if parent is None:
                 return False
-            if is_ancestor(parent, b):
+            if parent.is_ancestor(b):
                 model = self.model(parent)
                 if model is not None and model.has_exclusive_regions(parent):
                     other = _region_containing(parent, b)
@@ -506,21 +517,6 @@ class AnalysisState:
             for alias in self.aliases.set_of(value)
         )
 
-    def parallel_region(self, region: Region | None) -> Region | None:
-        """The innermost region enclosing `region` (or itself) whose
-        iterations may run concurrently."""
-        while region is not None:
-            parent = region.parent_op()
-            if parent is None:
-                return None
-            model = self.model(parent)
-            if model is not None and model.is_parallel_region(
-                parent, parent.regions.index(region)
-            ):
-                return region
-            region = parent.parent_region()
-        return None
-
     def _writes_shared_buffer(self, write: OpOperand) -> bool:
         """Whether the buffer `write` writes was defined (or allocated)
         outside the parallel region the write runs in: concurrent
@@ -529,15 +525,7 @@ class AnalysisState:
             write.value, self.result_writes, include_leaves=True
         )
         here = self.parallel_region(write.op.parent_region())
-        for origin in origins:
-            if isinstance(origin, BlockArgument):
-                region = origin.block.parent
-            else:
-                assert isinstance(origin, OpResult)
-                region = origin.op.parent_region()
-            if self.parallel_region(region) is not here:
-                return True
-        return False
+        return any(self.parallel_region(_region_of(o)) is not here for o in origins)
 
     def _has_read_after_write(
         self, reads: list[OpOperand], writes: list[OpOperand]
@@ -593,11 +581,11 @@ class AnalysisState:
                         defining = definition.op
                         if self.happens_before(writer, defining):
                             continue
-                        if defining is not writer and is_ancestor(defining, writer):
+                        if defining is not writer and defining.is_ancestor(writer):
                             continue
                     else:
                         assert isinstance(definition, BlockArgument)
-                        if _ancestor_in(definition.block, writer) is None:
+                        if ancestor_in(definition.block, writer) is None:
                             continue
                     write_aliases = self.aliasing_values(write)
                     if len(write_aliases) == 1 and write_aliases[0].value is definition:
@@ -885,22 +873,14 @@ def _post_order(root: Operation) -> list[Operation]:
     return list(root.walk(reverse=False, region_first=True))
 
 
-def is_ancestor(ancestor: Operation, op: Operation) -> bool:
-    """Whether `ancestor` is `op` or contains it."""
-    current: Operation | None = op
-    while current is not None:
-        if current is ancestor:
-            return True
-        current = current.parent_op()
-    return False
-
-
-def _ancestor_in(block: Block, op: Operation) -> Operation | None:
-    current: Operation | None = op
-    while current is not None:
-        if current.parent_block() is block:
-            return current
-        current = current.parent_op()
+def _region_of(op_or_value: Operation | SSAValue) -> Region | None:
+    """The region an op, a result or a block argument is in."""
+    if isinstance(op_or_value, BlockArgument):
+        return op_or_value.block.parent
+    if isinstance(op_or_value, OpResult):
+        return op_or_value.op.parent_region()
+    if isinstance(op_or_value, Operation):
+        return op_or_value.parent_region()
     return None
 
 

@@ -29,7 +29,7 @@ from xdsl.dialects.builtin import (
     TensorType,
     i64,
 )
-from xdsl.ir import Attribute, Block, Operation, OpResult, SSAValue
+from xdsl.ir import Operation, OpResult, SSAValue
 from xdsl.rewriter import InsertPoint, Rewriter
 
 from linalg_ext.bufferization.analysis import (
@@ -290,24 +290,24 @@ class Bufferizer:
         self._clean_up()
 
     def _clean_up(self) -> None:
-        changed = True
-        while changed:
-            changed = False
-            for op in list(self.module.walk()):
-                if isinstance(op, bufferization.ToBufferOp):
-                    source = op.tensor
-                    if isinstance(source, OpResult) and isinstance(
-                        source.op, bufferization.ToTensorOp
-                    ):
-                        self._current = op
-                        buffer = self.cast(source.op.memref, op.memref.type)  # pyright: ignore
-                        op.memref.replace_all_uses_with(buffer)
-                        Rewriter.erase_op(op)
-                        changed = True
-                elif isinstance(op, bufferization.ToTensorOp) and not op.tensor.uses:
-                    Rewriter.erase_op(op)
-                    changed = True
+        """Fold the `to_buffer(to_tensor(x))` pairs left, then erase the
+        `to_tensor` wrappers nobody uses. Erasing a wrapper makes nothing
+        new to fold (its operand is a memref), so one sweep of each is all."""
+        for op in list(self.module.walk()):
+            if not isinstance(op, bufferization.ToBufferOp):
+                continue
+            source = op.tensor
+            if isinstance(source, OpResult) and isinstance(
+                source.op, bufferization.ToTensorOp
+            ):
+                self._current = op
+                buffer = self.cast(source.op.memref, op.memref.type)  # pyright: ignore
+                op.memref.replace_all_uses_with(buffer)
+                Rewriter.erase_op(op)
         self._current = None
+        for op in list(self.module.walk()):
+            if isinstance(op, bufferization.ToTensorOp) and not op.tensor.uses:
+                Rewriter.erase_op(op)
 
 
 # --------------------------------------------------------------- copy insertion
@@ -404,13 +404,3 @@ def _check_done(module: ModuleOp, options: BufferizationOptions) -> None:
         ):
             continue
         raise BufferizationError(op, "op was not bufferized")
-
-
-def block_of(op: Operation) -> Block:
-    block = op.parent_block()
-    assert block is not None
-    return block
-
-
-def attribute_or_none(op: Operation, name: str) -> Attribute | None:
-    return op.attributes.get(name) or op.properties.get(name)

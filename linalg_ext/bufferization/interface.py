@@ -29,7 +29,7 @@ from enum import Enum
 from typing import TYPE_CHECKING
 
 from xdsl.dialects.builtin import MemRefType, TensorType
-from xdsl.ir import Attribute, BlockArgument, Operation, OpResult, SSAValue
+from xdsl.ir import BlockArgument, Operation, OpResult, SSAValue
 
 if TYPE_CHECKING:
     from linalg_ext.bufferization.analysis import AnalysisState
@@ -249,11 +249,13 @@ def model_for(op: Operation) -> BufferizableOpModel | None:
     return None
 
 
+def tensor_type_of(value: SSAValue) -> TensorType:
+    type_ = value.type
+    assert isinstance(type_, TensorType), f"expected a tensor, got {type_}"
+    return type_  # pyright: ignore[reportUnknownVariableType]
+
+
 def memref_of(value: SSAValue) -> MemRefType:
     type_ = value.type
     assert isinstance(type_, MemRefType), f"expected a memref, got {type_}"
     return type_  # pyright: ignore[reportUnknownVariableType]
-
-
-def attribute_is_tensor(type_: Attribute) -> bool:
-    return isinstance(type_, TensorType)

@@ -13,7 +13,6 @@ from linalg_ext.bufferization.interface import (
     BufferizableOpModel,
     BufferRelation,
     OpOperand,
-    is_tensor,
     register_model,
 )
 
@@ -119,5 +118,3 @@ register_model(bufferization.ToBufferOp, ToBufferOpModel())
 register_model(
     bufferization.MaterializeInDestinationOp, MaterializeInDestinationOpModel()
 )
-
-_ = is_tensor

@@ -70,7 +70,7 @@ class FuncOpModel(BufferizableOpModel):
         if not op.is_declaration:
             block = op.body.blocks.first
             assert block is not None
-            _retype_arguments(block, list(signature.inputs.data))
+            retype_arguments(block, list(signature.inputs.data))
         op.function_type = signature
         if op.arg_attrs is not None:
             op.arg_attrs = ArrayAttr(
@@ -79,7 +79,7 @@ class FuncOpModel(BufferizableOpModel):
             )
 
 
-def _retype_arguments(block: Block, types: list) -> None:
+def retype_arguments(block: Block, types: list) -> None:
     """Give the block's tensor arguments their buffer types; tensor users
     see them through `to_tensor` until they are rewritten."""
     wrappers: list[Operation] = []

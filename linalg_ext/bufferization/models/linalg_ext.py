@@ -30,7 +30,7 @@ from linalg_ext.bufferization.interface import (
     register_model,
 )
 from linalg_ext.bufferization.models.func import (
-    _retype_arguments,  # pyright: ignore[reportPrivateUsage]
+    retype_arguments,
 )
 from linalg_ext.bufferization.models.structured import DestinationStyleModel
 
@@ -122,7 +122,7 @@ class CustomOpModel(DestinationStyleModel):
     def bufferize(self, op: Operation, bufferizer: Bufferizer) -> None:
         assert isinstance(op, le.CustomOp)
         operands = [bufferizer.buffer(v) if is_tensor(v) else v for v in op.operands]
-        _retype_arguments(op.region.block, [v.type for v in operands])
+        retype_arguments(op.region.block, [v.type for v in operands])
         new_op = le.CustomOp(
             operands[: len(op.inputs)],
             operands[len(op.inputs) :],

@@ -41,12 +41,14 @@ from linalg_ext.bufferization.interface import (
     is_tensor,
     memref_of,
     register_model,
+    tensor_type_of,
 )
 from linalg_ext.bufferization.layouts import fully_dynamic_memref
-from linalg_ext.bufferization.models.func import _retype_arguments  # pyright: ignore[reportPrivateUsage]
+from linalg_ext.bufferization.models.func import retype_arguments
 from linalg_ext.bufferization.models.tensor import (
-    _same_subview,  # pyright: ignore[reportPrivateUsage]
+    covers_destination,
     make_subview,
+    same_subview,
 )
 from linalg_ext.compat.forall_ops import ForallOp, InParallelOp, ParallelInsertSliceOp
 
@@ -69,11 +71,6 @@ def _yield_of(block: Block) -> scf.YieldOp:
     terminator = block.last_op
     assert isinstance(terminator, scf.YieldOp), "expected an scf.yield terminator"
     return terminator
-
-
-def _tensor_type(value: SSAValue) -> TensorType:
-    assert isinstance(value.type, TensorType)
-    return value.type  # pyright: ignore[reportUnknownVariableType]
 
 
 def _merged_type(
@@ -209,7 +206,7 @@ class ForOpModel(BufferizableOpModel):
             return init_type
         if position in _fresh_yields(op, bufferizer.state):
             # The yield copies the value into a new allocation.
-            yielded_type = bufferizer.default_type(_tensor_type(value))
+            yielded_type = bufferizer.default_type(tensor_type_of(value))
         else:
             yielded = _yield_of(op.body.block).operands[position]
             cache = bufferizer._types  # pyright: ignore[reportPrivateUsage]
@@ -219,14 +216,14 @@ class ForOpModel(BufferizableOpModel):
                 yielded_type = bufferizer.buffer_type(yielded)
             finally:
                 _PENDING.discard(value)
-            merged = _merged_type(init_type, yielded_type, _tensor_type(value), op)
+            merged = _merged_type(init_type, yielded_type, tensor_type_of(value), op)
             if merged != init_type:
                 # The types found meanwhile assumed this argument had the
                 # init's type, which it does not: forget them.
                 for found in [v for v in cache if v not in known]:
                     del cache[found]
             return merged
-        return _merged_type(init_type, yielded_type, _tensor_type(value), op)
+        return _merged_type(init_type, yielded_type, tensor_type_of(value), op)
 
     def bufferize(self, op: Operation, bufferizer: Bufferizer) -> None:
         assert isinstance(op, scf.ForOp)
@@ -242,7 +239,7 @@ class ForOpModel(BufferizableOpModel):
             for init, t in zip(op.iter_args, types, strict=True)
         ]
         body = op.detach_region(op.body)
-        _retype_arguments(body.block, [body.block.args[0].type, *types])
+        retype_arguments(body.block, [body.block.args[0].type, *types])
         loop = scf.ForOp(op.lb, op.ub, op.step, inits, body)
         loop.attributes.update(op.attributes)
         bufferizer.insert(loop)
@@ -318,7 +315,7 @@ class IfOpModel(BufferizableOpModel):
         return _merged_type(
             bufferizer.buffer_type(then_yield.operands[value.index]),
             bufferizer.buffer_type(else_yield.operands[value.index]),
-            _tensor_type(value),
+            tensor_type_of(value),
             op,
         )
 
@@ -472,20 +469,6 @@ class ForallOpModel(BufferizableOpModel):
         bufferizer.replace_op(op, buffers)
 
 
-def _covers_destination(op: ParallelInsertSliceOp) -> bool:
-    """Whether the slice is the whole destination (static offsets 0,
-    strides 1, sizes the destination's shape)."""
-    return (
-        not op.offsets
-        and not op.sizes
-        and not op.strides
-        and all(v == 0 for v in op.static_offsets.get_values())
-        and all(v == 1 for v in op.static_strides.get_values())
-        and list(op.static_sizes.get_values())
-        == list(_tensor_type(op.dest).get_shape())
-    )
-
-
 class ParallelInsertSliceOpModel(BufferizableOpModel):
     """Writes the source into a slice of a shared output's buffer. The
     destination is always that buffer (in place): there is no result a copy
@@ -498,7 +481,7 @@ class ParallelInsertSliceOpModel(BufferizableOpModel):
             return True
         # The rest of the destination is kept: it is read, unless the slice
         # is all of it.
-        return operand.index == 1 and not _covers_destination(op)
+        return operand.index == 1 and not covers_destination(op)
 
     def writes(self, operand: OpOperand, state: AnalysisState) -> bool:
         return operand.index == 1
@@ -534,8 +517,8 @@ class ParallelInsertSliceOpModel(BufferizableOpModel):
         Rewriter.insert_op(op, InsertPoint.before(in_parallel))
         destination = bufferizer.buffer(op.dest)
         source = bufferizer.buffer(op.source)
-        if not _same_subview(source, destination, op):
-            view = make_subview(bufferizer, destination, op, _tensor_type(op.source))
+        if not same_subview(source, destination, op):
+            view = make_subview(bufferizer, destination, op, tensor_type_of(op.source))
             bufferizer.copy(source, view)
         bufferizer.erase(op)
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from xdsl.dialects import memref, tensor
-from xdsl.dialects.builtin import DYNAMIC_INDEX, MemRefType, TensorType
+from xdsl.dialects.builtin import MemRefType, TensorType
 from xdsl.ir import Operation, OpResult, SSAValue
 
 from linalg_ext.bufferization.interface import (
@@ -19,6 +19,7 @@ from linalg_ext.bufferization.interface import (
     BufferRelation,
     OpOperand,
     register_model,
+    tensor_type_of,
 )
 from linalg_ext.bufferization.layouts import (
     collapsed_type,
@@ -31,11 +32,6 @@ from linalg_ext.semantics.arrays import kept_slice_dims, reassociation_groups
 if TYPE_CHECKING:
     from linalg_ext.bufferization.analysis import AnalysisState
     from linalg_ext.bufferization.bufferizer import Bufferizer
-
-
-def _tensor_type(value: SSAValue) -> TensorType:
-    assert isinstance(value.type, TensorType)
-    return value.type  # pyright: ignore[reportUnknownVariableType]
 
 
 class EmptyOpModel(BufferizableOpModel):
@@ -52,7 +48,7 @@ class EmptyOpModel(BufferizableOpModel):
         if not op.tensor.uses:
             bufferizer.erase(op)
             return
-        memref_type = bufferizer.default_type(_tensor_type(op.tensor))
+        memref_type = bufferizer.default_type(tensor_type_of(op.tensor))
         buffer = bufferizer.allocate(memref_type, list(op.dynamic_sizes))
         bufferizer.replace_op(op, [buffer])
 
@@ -103,7 +99,7 @@ class CastOpModel(ViewModel):
     def buffer_type(self, value: SSAValue, bufferizer: Bufferizer) -> MemRefType:
         assert isinstance(value, OpResult)
         source = bufferizer.buffer_type(value.op.operands[0])
-        result = _tensor_type(value)
+        result = tensor_type_of(value)
         return MemRefType(
             result.get_element_type(),
             result.get_shape(),
@@ -126,7 +122,7 @@ class ExpandShapeOpModel(ViewModel):
         assert isinstance(op, tensor.ExpandShapeOp)
         return expanded_type(
             bufferizer.buffer_type(op.src),
-            _tensor_type(value).get_shape(),
+            tensor_type_of(value).get_shape(),
             reassociation_groups(op.reassociation),
         )
 
@@ -156,8 +152,8 @@ class CollapseShapeOpModel(ViewModel):
         source = bufferizer.buffer_type(op.src)
         groups = reassociation_groups(op.reassociation)
         if not guaranteed_collapsible(source, groups):
-            source = bufferizer.default_type(_tensor_type(op.src))
-        return collapsed_type(source, _tensor_type(value).get_shape(), groups)
+            source = bufferizer.default_type(tensor_type_of(op.src))
+        return collapsed_type(source, tensor_type_of(value).get_shape(), groups)
 
     def bufferize(self, op: Operation, bufferizer: Bufferizer) -> None:
         assert isinstance(op, tensor.CollapseShapeOp)
@@ -179,10 +175,6 @@ class CollapseShapeOpModel(ViewModel):
         bufferizer.replace_op(op, [collapse.results[0]])
 
 
-def _static_or_dynamic(static: tuple[int, ...]) -> list[int]:
-    return [DYNAMIC_INDEX if v == DYNAMIC_INDEX else v for v in static]
-
-
 def slice_buffer_type(
     source: MemRefType,
     op: tensor.ExtractSliceOp | tensor.InsertSliceOp | Operation,
@@ -190,13 +182,13 @@ def slice_buffer_type(
 ) -> MemRefType:
     """The subview type of the slice `op` names in a buffer of type
     `source`, rank-reduced to `slice_type`'s shape."""
-    sizes = _static_or_dynamic(op.static_sizes.get_values())  # pyright: ignore
+    sizes = list(op.static_sizes.get_values())  # pyright: ignore
     kept = kept_slice_dims(sizes, slice_type.get_shape(), op.name)
     return subview_type(
         source,
-        _static_or_dynamic(op.static_offsets.get_values()),  # pyright: ignore
+        list(op.static_offsets.get_values()),  # pyright: ignore
         sizes,
-        _static_or_dynamic(op.static_strides.get_values()),  # pyright: ignore
+        list(op.static_strides.get_values()),  # pyright: ignore
         kept,
     )
 
@@ -230,18 +222,18 @@ class ExtractSliceOpModel(ViewModel):
         op = value.op
         assert isinstance(op, tensor.ExtractSliceOp)
         return slice_buffer_type(
-            bufferizer.buffer_type(op.source), op, _tensor_type(value)
+            bufferizer.buffer_type(op.source), op, tensor_type_of(value)
         )
 
     def bufferize(self, op: Operation, bufferizer: Bufferizer) -> None:
         assert isinstance(op, tensor.ExtractSliceOp)
         view = make_subview(
-            bufferizer, bufferizer.buffer(op.source), op, _tensor_type(op.result)
+            bufferizer, bufferizer.buffer(op.source), op, tensor_type_of(op.result)
         )
         bufferizer.replace_op(op, [view])
 
 
-def _same_subview(buffer: SSAValue, destination: SSAValue, op: Operation) -> bool:
+def same_subview(buffer: SSAValue, destination: SSAValue, op: Operation) -> bool:
     """Whether `buffer` already is the subview of `destination` that `op`
     inserts into (the insertion is then a copy onto itself)."""
     if not isinstance(buffer, OpResult) or not isinstance(buffer.op, memref.SubviewOp):
@@ -258,27 +250,22 @@ def _same_subview(buffer: SSAValue, destination: SSAValue, op: Operation) -> boo
     )
 
 
-class InsertSliceOpModel(BufferizableOpModel):
-    """Writes the source into a subset of the destination."""
+def covers_destination(op: Operation) -> bool:
+    """Whether an insert_slice (or parallel_insert_slice) writes all of its
+    destination: static offsets 0, strides 1, sizes the destination's."""
+    return (
+        not op.offsets  # pyright: ignore[reportAttributeAccessIssue]
+        and not op.sizes  # pyright: ignore[reportAttributeAccessIssue]
+        and not op.strides  # pyright: ignore[reportAttributeAccessIssue]
+        and all(v == 0 for v in op.static_offsets.get_values())  # pyright: ignore
+        and all(v == 1 for v in op.static_strides.get_values())  # pyright: ignore
+        and list(op.static_sizes.get_values())  # pyright: ignore
+        == list(tensor_type_of(op.operands[1]).get_shape())
+    )
 
-    def reads(self, operand: OpOperand, state: AnalysisState) -> bool:
-        op = operand.op
-        assert isinstance(op, tensor.InsertSliceOp)
-        if operand.index == 0:
-            return True
-        if operand.index != 1:
-            return False
-        # The destination is not read if the slice covers all of it.
-        destination_shape = _tensor_type(op.dest).get_shape()
-        covers = (
-            not op.offsets
-            and not op.sizes
-            and not op.strides
-            and all(v == 0 for v in op.static_offsets.get_values())
-            and all(v == 1 for v in op.static_strides.get_values())
-            and list(op.static_sizes.get_values()) == list(destination_shape)
-        )
-        return not covers
+
+class WritesDestinationModel(BufferizableOpModel):
+    """An op that writes its operand #1 (the destination) and returns it."""
 
     def writes(self, operand: OpOperand, state: AnalysisState) -> bool:
         return operand.index == 1
@@ -289,30 +276,31 @@ class InsertSliceOpModel(BufferizableOpModel):
         if operand.index != 1:
             return []
         return [AliasingValue(operand.op.results[0], BufferRelation.EQUIVALENT)]
+
+
+class InsertSliceOpModel(WritesDestinationModel):
+    """Writes the source into a subset of the destination."""
+
+    def reads(self, operand: OpOperand, state: AnalysisState) -> bool:
+        # The source is read; the rest of the destination is kept (read)
+        # unless the slice is all of it.
+        if operand.index == 0:
+            return True
+        return operand.index == 1 and not covers_destination(operand.op)
 
     def bufferize(self, op: Operation, bufferizer: Bufferizer) -> None:
         assert isinstance(op, tensor.InsertSliceOp)
         destination = bufferizer.buffer(op.dest)
         source = bufferizer.buffer(op.source)
-        if not _same_subview(source, destination, op):
-            view = make_subview(bufferizer, destination, op, _tensor_type(op.source))
+        if not same_subview(source, destination, op):
+            view = make_subview(bufferizer, destination, op, tensor_type_of(op.source))
             bufferizer.copy(source, view)
         bufferizer.replace_op(op, [destination])
 
 
-class InsertOpModel(BufferizableOpModel):
+class InsertOpModel(WritesDestinationModel):
     def reads(self, operand: OpOperand, state: AnalysisState) -> bool:
         return operand.index == 1
-
-    def writes(self, operand: OpOperand, state: AnalysisState) -> bool:
-        return operand.index == 1
-
-    def aliasing_values(
-        self, operand: OpOperand, state: AnalysisState
-    ) -> list[AliasingValue]:
-        if operand.index != 1:
-            return []
-        return [AliasingValue(operand.op.results[0], BufferRelation.EQUIVALENT)]
 
     def bufferize(self, op: Operation, bufferizer: Bufferizer) -> None:
         assert isinstance(op, tensor.InsertOp)

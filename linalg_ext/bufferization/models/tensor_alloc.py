@@ -21,7 +21,6 @@ from xdsl.dialects.builtin import (
     IndexType,
     IntegerAttr,
     MemRefType,
-    TensorType,
 )
 from xdsl.dialects.linalg.attrs import IteratorTypeAttr
 from xdsl.dialects.linalg.ops import FillOp, GenericOp, IndexOp
@@ -33,6 +32,7 @@ from linalg_ext.bufferization.interface import (
     BufferizableOpModel,
     OpOperand,
     register_model,
+    tensor_type_of,
 )
 from linalg_ext.bufferization.layouts import subview_type
 from linalg_ext.compat.tensor_ops import GenerateOp
@@ -47,11 +47,6 @@ from linalg_ext.transforms.mixed_sizes import (
 if TYPE_CHECKING:
     from linalg_ext.bufferization.analysis import AnalysisState
     from linalg_ext.bufferization.bufferizer import Bufferizer
-
-
-def _tensor_type(value: SSAValue) -> TensorType:
-    assert isinstance(value.type, TensorType)
-    return value.type  # pyright: ignore[reportUnknownVariableType]
 
 
 def _index_value(bufferizer: Bufferizer, value: Mixed) -> SSAValue:
@@ -141,7 +136,7 @@ class NewTensorModel(BufferizableOpModel):
     ) -> SSAValue:
         result = op.results[0]
         return bufferizer.allocate(
-            bufferizer.default_type(_tensor_type(result)), dynamic_sizes
+            bufferizer.default_type(tensor_type_of(result)), dynamic_sizes
         )
 
 
@@ -155,8 +150,8 @@ class PadOpModel(NewTensorModel):
             bufferizer.erase(op)
             return
         source = bufferizer.buffer(op.source)
-        source_shape = _tensor_type(op.source).get_shape()
-        result_shape = _tensor_type(op.result).get_shape()
+        source_shape = tensor_type_of(op.source).get_shape()
+        result_shape = tensor_type_of(op.result).get_shape()
         low = join_mixed(op.static_low.get_values(), list(op.low))
         high = join_mixed(op.static_high.get_values(), list(op.high))
         source_sizes: list[Mixed] = []
@@ -224,7 +219,7 @@ class FromElementsOpModel(NewTensorModel):
         if not op.result.uses:
             bufferizer.erase(op)
             return
-        shape = _tensor_type(op.result).get_shape()
+        shape = tensor_type_of(op.result).get_shape()
         buffer = self._allocate(op, bufferizer, [])
         constants: dict[int, SSAValue] = {}
 
