@@ -12,11 +12,14 @@ from xdsl.ir import Dialect
 from xdsl.universe import Universe
 
 from linalg_ext import compat
+from linalg_ext.compat import pass_names  # noqa: F401 (compat.pass_names)
 from linalg_ext.passes import ALL_PASSES
 
 # xdsl-opt loads this module before it parses anything: the right moment to
 # add to xDSL's dialects what they lack.
 compat.install()
+# Our passes that carry the name of a narrower xDSL pass replace it.
+compat.pass_names.withdraw_xdsl_passes(ALL_PASSES)
 
 
 def _linalg_ext_dialect() -> Dialect:

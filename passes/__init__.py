@@ -4,6 +4,11 @@ This directory is installed as `linalg_ext.passes` (see setup.py).
 `ALL_PASSES` maps each pass name (as given to `xdsl-opt -p`) to a function
 returning its `ModulePass` class; `linalg_ext.universe` hands it to xDSL. A
 pass registers itself by adding one entry here.
+
+Some passes carry the name of an xDSL pass they replace (xDSL's version
+covers less: `convert-linalg-to-loops`, `lower-affine`); `linalg_ext.compat`
+withdraws xDSL's registration of those names so the stock `xdsl-opt` offers
+ours (see `compat.pass_names`).
 """
 
 from __future__ import annotations
@@ -17,6 +22,68 @@ def _buffer_deallocation() -> type[ModulePass]:
     from linalg_ext.passes.buffer_deallocation import BufferDeallocationPass
 
     return BufferDeallocationPass
+
+
+def _convert_arith_to_llvm() -> type[ModulePass]:
+    from linalg_ext.passes.convert_arith_to_llvm import ConvertArithToLLVMPass
+
+    return ConvertArithToLLVMPass
+
+
+def _convert_cf_to_llvm() -> type[ModulePass]:
+    from linalg_ext.passes.convert_cf_to_llvm import ConvertCfToLLVMPass
+
+    return ConvertCfToLLVMPass
+
+
+def _convert_func_to_llvm() -> type[ModulePass]:
+    from linalg_ext.passes.convert_func_to_llvm import ConvertFuncToLLVMPass
+
+    return ConvertFuncToLLVMPass
+
+
+def _convert_index_to_llvm() -> type[ModulePass]:
+    from linalg_ext.passes.convert_index_to_llvm import ConvertIndexToLLVMPass
+
+    return ConvertIndexToLLVMPass
+
+
+def _convert_linalg_ext_to_loops() -> type[ModulePass]:
+    from linalg_ext.passes.convert_linalg_ext_to_loops import (
+        ConvertLinalgExtToLoopsPass,
+    )
+
+    return ConvertLinalgExtToLoopsPass
+
+
+def _convert_linalg_to_loops() -> type[ModulePass]:
+    from linalg_ext.passes.convert_linalg_to_loops import ConvertLinalgToLoopsPass
+
+    return ConvertLinalgToLoopsPass
+
+
+def _convert_math_to_llvm() -> type[ModulePass]:
+    from linalg_ext.passes.convert_math_to_llvm import ConvertMathToLLVMPass
+
+    return ConvertMathToLLVMPass
+
+
+def _finalize_memref_to_llvm() -> type[ModulePass]:
+    from linalg_ext.passes.finalize_memref_to_llvm import FinalizeMemRefToLLVMPass
+
+    return FinalizeMemRefToLLVMPass
+
+
+def _lower_affine() -> type[ModulePass]:
+    from linalg_ext.passes.lower_affine import LowerAffinePass
+
+    return LowerAffinePass
+
+
+def _lower_to_llvm() -> type[ModulePass]:
+    from linalg_ext.passes.lower_to_llvm import LowerToLLVMPass
+
+    return LowerToLLVMPass
 
 
 def _eliminate_empty_tensors() -> type[ModulePass]:
@@ -50,6 +117,16 @@ def _test_perturb_constants() -> type[ModulePass]:
 
 
 ALL_PASSES: dict[str, Callable[[], type[ModulePass]]] = {
+    "convert-arith-to-llvm": _convert_arith_to_llvm,
+    "convert-cf-to-llvm": _convert_cf_to_llvm,
+    "convert-func-to-llvm": _convert_func_to_llvm,
+    "convert-index-to-llvm": _convert_index_to_llvm,
+    "convert-linalg-ext-to-loops": _convert_linalg_ext_to_loops,
+    "convert-linalg-to-loops": _convert_linalg_to_loops,
+    "convert-math-to-llvm": _convert_math_to_llvm,
+    "finalize-memref-to-llvm": _finalize_memref_to_llvm,
+    "lower-affine": _lower_affine,
+    "lower-to-llvm": _lower_to_llvm,
     "buffer-deallocation-pipeline": _buffer_deallocation,
     "eliminate-empty-tensors": _eliminate_empty_tensors,
     "fuse-pad": _fuse_pad,

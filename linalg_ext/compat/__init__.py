@@ -22,6 +22,9 @@ that `linalg.broadcast` and `linalg.reduce` lack (`structured_interface`);
 `bufferization.to_tensor`/`to_buffer` between a tensor and a memref of any
 layout (`bufferization_ops`).
 
+For the LLVM lowering: `llvm` ops xDSL lacks (`llvm_ops`), and their
+translation to LLVM IR, routed in front of xDSL's (`llvm_translation`).
+
 A `Context` finds ops through the `Dialect` objects xDSL's loaders return, so
 the new ops are appended to those objects. That has to happen before any
 context loads the dialect, which is why our universe entry point (imported by
@@ -63,6 +66,7 @@ def install() -> None:
     from xdsl.dialects.affine import Affine
     from xdsl.dialects.gpu import GPU
     from xdsl.dialects.linalg import Linalg
+    from xdsl.dialects.llvm import LLVM
     from xdsl.dialects.scf import Scf
     from xdsl.dialects.tensor import Tensor
 
@@ -72,6 +76,9 @@ def install() -> None:
     from linalg_ext.compat.generic_format import install_generic_format
     from linalg_ext.compat.gpu_attrs import GPU_MAPPING_ATTRS
     from linalg_ext.compat.linalg_ops import LINALG_OPS
+    from linalg_ext.compat.llvm_memory_ops import LLVM_MEMORY_OPS
+    from linalg_ext.compat.llvm_ops import LLVM_OPS
+    from linalg_ext.compat.llvm_translation import install_llvm_translation
     from linalg_ext.compat.structured_interface import install_structured_interface
     from linalg_ext.compat.tensor_ops import TENSOR_OPS
 
@@ -83,3 +90,5 @@ def install() -> None:
     install_generic_format()
     install_bufferization_fixes()
     install_structured_interface()
+    _add_operations(LLVM, (*LLVM_OPS, *LLVM_MEMORY_OPS))
+    install_llvm_translation()
