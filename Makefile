@@ -19,7 +19,7 @@ $(STAMP): pyproject.toml
 
 venv: $(STAMP)
 
-PY_SOURCES := linalg_ext passes tests bench setup.py
+PY_SOURCES := linalg_ext passes tests bench examples setup.py
 
 ## make test: the whole suite: ruff, lit over tests/filecheck, pytest over tests/unit.
 test: $(STAMP)
@@ -40,18 +40,23 @@ pytest: $(STAMP)
 	$(BIN)/python -m pytest -q tests/unit
 
 ## make demo: parse, verify and print a program written with linalg_ext ops,
-## through the stock xdsl-opt, then run it on the interpreter.
+## through the stock xdsl-opt, then run it on the interpreter; then the seed 000
+## example (square + pad, 1024² -> 1280²) before and after fuse-pad, bufferized,
+## lowered to LLVM in Python, JIT-compiled, checked, timed, peak memory measured.
 demo: $(STAMP)
 	@echo "== examples/demo.mlir, parsed and verified by the stock xdsl-opt:"
 	@PYTHONWARNINGS=ignore::DeprecationWarning $(BIN)/xdsl-opt examples/demo.mlir
 	@echo "== verified: every linalg_ext op above passed its verifier."
 	@echo "== run on the interpreter with random inputs (linalg-ext-run, seed 0):"
 	@PYTHONWARNINGS=ignore::DeprecationWarning $(BIN)/linalg-ext-run examples/demo.mlir --seed 0
+	@PYTHONWARNINGS=ignore::DeprecationWarning $(BIN)/python examples/pad_fusion_demo.py
 
-## make bench: the benchmarks (medians, side by side): the interpreter (ours vs stock
-## xDSL vs numpy), fuse-pad's benefit compiled natively (needs mlir-opt-22), and
+## make bench: the benchmarks (medians, side by side): compiled kernels (our
+## lowering + llvmlite vs mlir-opt-22 | mlir-runner-22 -O3 vs numpy), the interpreter
+## (ours vs stock xDSL vs numpy), fuse-pad's benefit compiled by upstream, and
 ## linalg-fuse-elementwise-ext's compile time on chains of 100..10000 ops vs upstream.
 bench: $(STAMP)
+	$(BIN)/python bench/native_bench.py
 	$(BIN)/python bench/interpreter_bench.py
 	$(BIN)/python bench/fuse_pad_bench.py
 	$(BIN)/python bench/fuse_elementwise_bench.py

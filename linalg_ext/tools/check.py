@@ -1,7 +1,7 @@
 """`linalg-ext-check`: does a pass pipeline keep the program's meaning?
 
     linalg-ext-check FILE.mlir -p PIPELINE [--entry NAME] [--trials N] [--seed S]
-                     [--allow-leaks]
+                     [--allow-leaks] [--backend interpreter|jit]
 
 Applies the pipeline (the syntax of `xdsl-opt -p`), then runs every defined
 function (or the named one) before and after on the same random inputs,
@@ -17,6 +17,13 @@ unfreed (and not returned) than it did before (`--allow-leaks` turns this
 off, for pipelines not meant to free). A double free or a use of a freed
 buffer is an error of the run after the pipeline.
 
+Backends: before the pipeline, functions always run on the interpreter;
+after it, on the interpreter (`--backend interpreter`, the default) or
+compiled natively (`--backend jit`: `linalg_ext.jit`, which bufferizes a
+tensor program and lowers it to LLVM; leaks are counted through its memory
+tracking). With `--backend jit` the pipeline may be omitted: the check then
+compares the interpreter with the compiled program itself.
+
 `check_module` is the same check as a library function, for tests.
 """
 
@@ -24,7 +31,7 @@ from __future__ import annotations
 
 import argparse
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -39,6 +46,7 @@ from linalg_ext.comparison import compare_values, first_difference
 from linalg_ext.context import make_context
 from linalg_ext.running import (
     DEFAULT_DIM_SIZE,
+    FunctionRun,
     find_function,
     random_inputs,
     run_function,
@@ -89,9 +97,39 @@ class CheckReport:
         return bool(self.verdicts) and all(v.ok for v in self.verdicts)
 
 
+BACKENDS = ("interpreter", "jit")
+
+Runner = Callable[[str, list[Any]], FunctionRun]
+"""Runs a function of the module after the pipeline: name, inputs -> run."""
+
+
+def _runner(module: ModuleOp, backend: str) -> Runner:
+    """How functions of `module` run on `backend`. The JIT compiles once,
+    with memory tracking so that leaks are counted."""
+    if backend == "interpreter":
+        return lambda name, inputs: run_function(module, name, inputs)
+    if backend != "jit":
+        raise ToolError(f"unknown backend {backend!r}: choose one of {BACKENDS}")
+    from linalg_ext import jit
+
+    try:
+        compiled = jit.compile_module(module, track_memory=True)
+    except jit.JitError as error:
+        raise ToolError(f"cannot compile natively: {first_line(error)}") from error
+
+    def run(name: str, inputs: list[Any]) -> FunctionRun:
+        try:
+            return jit.run_function(compiled, name, inputs)
+        except jit.JitError as error:
+            raise InterpretationError(str(error)) from error
+
+    return run
+
+
 def _check_function(
     before: ModuleOp,
     after: ModuleOp,
+    run_after: Runner,
     name: str,
     trials: int,
     seed: int,
@@ -119,7 +157,7 @@ def _check_function(
             verdict.error = f"cannot run before the pipeline: {first_line(error)}"
             return verdict
         try:
-            candidate = run_function(after, name, [_copy(v) for v in inputs])
+            candidate = run_after(name, [_copy(v) for v in inputs])
         except (InterpretationError, DiagnosticException) as error:
             verdict.error = f"cannot run after the pipeline: {first_line(error)}"
             return verdict
@@ -189,11 +227,12 @@ def check_module(
     seed: int = 0,
     dim_size: int = DEFAULT_DIM_SIZE,
     allow_leaks: bool = False,
+    backend: str = "interpreter",
 ) -> CheckReport:
     """Apply `pipeline` to a copy of `module` and compare every function (or
-    `entry`) before and after on the same random inputs. Unless
-    `allow_leaks`, a call that leaks more buffers after the pipeline than
-    before fails."""
+    `entry`) before (interpreter) and after (on `backend`) on the same random
+    inputs. Unless `allow_leaks`, a call that leaks more buffers after the
+    pipeline than before fails."""
     passes = parse_pipeline(pipeline).passes if isinstance(pipeline, str) else pipeline
     transformed = module.clone()
     ctx = make_context()
@@ -218,11 +257,19 @@ def check_module(
             find_function(module, entry)
         except InterpretationError as error:
             raise ToolError(str(error)) from error
+    run_after = _runner(transformed, backend)
     report = CheckReport()
     for name in names:
         report.verdicts.append(
             _check_function(
-                module, transformed, name, trials, seed, dim_size, allow_leaks
+                module,
+                transformed,
+                run_after,
+                name,
+                trials,
+                seed,
+                dim_size,
+                allow_leaks,
             )
         )
     return report
@@ -236,7 +283,10 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("file", help="the .mlir file")
     parser.add_argument(
-        "-p", "--passes", required=True, help="the pipeline, as for xdsl-opt -p"
+        "-p",
+        "--passes",
+        help="the pipeline, as for xdsl-opt -p (required with the interpreter "
+        "backend; with --backend jit, default: none)",
     )
     parser.add_argument("--entry", help="check only this function")
     parser.add_argument(
@@ -255,6 +305,13 @@ def build_parser() -> argparse.ArgumentParser:
         help="do not fail when the program leaks more memref.alloc buffers "
         "after the pipeline than before",
     )
+    parser.add_argument(
+        "--backend",
+        choices=BACKENDS,
+        default="interpreter",
+        help="run the program after the pipeline on the interpreter (default) or "
+        "compiled natively through LLVM (jit)",
+    )
     return parser
 
 
@@ -264,15 +321,18 @@ def main(argv: list[str] | None = None) -> int:
     def check() -> int:
         if args.trials < 1 or args.dim_size < 1:
             raise ToolError("--trials and --dim-size must be at least 1")
+        if args.passes is None and args.backend != "jit":
+            raise ToolError("give the pipeline to check with -p")
         module = load_module(args.file)
         report = check_module(
             module,
-            args.passes,
+            args.passes or [],
             entry=args.entry,
             trials=args.trials,
             seed=args.seed,
             dim_size=args.dim_size,
             allow_leaks=args.allow_leaks,
+            backend=args.backend,
         )
         if not report.verdicts:
             raise ToolError(f"{args.file} defines no function to check")

@@ -1,7 +1,12 @@
-"""`linalg-ext-run`: run one function of an MLIR file on the interpreter.
+"""`linalg-ext-run`: run one function of an MLIR file, interpreted or compiled.
 
     linalg-ext-run FILE.mlir [--entry NAME] [--inputs A.npy ...] [--seed S]
-                   [--dim-size N] [--save-dir DIR]
+                   [--dim-size N] [--save-dir DIR] [--backend interpreter|jit]
+
+`--backend jit` compiles the module natively instead of interpreting it
+(`linalg_ext.jit`: a tensor program is bufferized, then everything is lowered
+to LLVM in Python and JIT-compiled with llvmlite; no `mlir-opt` involved) and
+also prints the compile time.
 
 Without `--inputs` the arguments are random, from the seed: floats in
 [-1, 1], integers in [-4, 4], i1 0 or 1, index in [0, 3], every dynamic
@@ -25,6 +30,7 @@ from xdsl.utils.exceptions import InterpretationError
 
 from linalg_ext.running import (
     DEFAULT_DIM_SIZE,
+    FunctionRun,
     find_function,
     random_inputs,
     run_function,
@@ -68,7 +74,25 @@ def build_parser() -> argparse.ArgumentParser:
         f"{DEFAULT_DIM_SIZE})",
     )
     parser.add_argument("--save-dir", help="write result<i>.npy files here")
+    parser.add_argument(
+        "--backend",
+        choices=("interpreter", "jit"),
+        default="interpreter",
+        help="run on the interpreter (default) or compiled natively through LLVM",
+    )
     return parser
+
+
+def _run_compiled(module: ModuleOp, name: str, inputs: list[Any]) -> FunctionRun:
+    from linalg_ext import jit
+
+    try:
+        compiled = jit.compile_module(module)
+        outcome = jit.run_function(compiled, name, inputs)
+    except jit.JitError as error:
+        raise ToolError(f"cannot run @{name} natively: {first_line(error)}") from error
+    print(f"compiled natively in {compiled.compile_seconds.total:.3f} s")
+    return outcome
 
 
 def select_function(module: ModuleOp, entry: str | None) -> func.FuncOp:
@@ -117,10 +141,13 @@ def main(argv: list[str] | None = None) -> int:
             inputs = random_inputs(
                 function, np.random.default_rng(args.seed), args.dim_size
             )
-        try:
-            outcome = run_function(module, name, inputs)
-        except InterpretationError as error:
-            raise ToolError(f"cannot run @{name}: {first_line(error)}") from error
+        if args.backend == "jit":
+            outcome = _run_compiled(module, name, inputs)
+        else:
+            try:
+                outcome = run_function(module, name, inputs)
+            except InterpretationError as error:
+                raise ToolError(f"cannot run @{name}: {first_line(error)}") from error
         result_types = function.function_type.outputs.data
         print(f"@{name}: {len(outcome.results)} result(s)")
         for index, (value, type_) in enumerate(

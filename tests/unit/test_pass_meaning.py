@@ -7,6 +7,12 @@ pins the structure, this proves the meaning. RUN lines that expect a
 diagnostic (`--verify-diagnostics`) are not pipelines to check. A pipeline
 that bufferizes without `buffer-deallocation-pipeline` leaks by design (as
 upstream's one-shot-bufferize does); every other pipeline must not leak.
+
+The LLVM lowering passes leave a program half in the `llvm` dialect, which
+only machine code can run: every input of their directories is instead
+compiled whole (`linalg_ext.jit`, `lower-to-llvm`) and compared with the
+interpreter on the input. The inputs of the to-loops passes are also
+compiled that way, so every op we lower is executed natively.
 """
 
 from __future__ import annotations
@@ -39,6 +45,23 @@ EXTRA_PIPELINES = {
 }
 """Option sets every input of a pass's directory is also checked with."""
 
+JIT_ONLY = {
+    "convert-arith-to-llvm",
+    "convert-cf-to-llvm",
+    "convert-func-to-llvm",
+    "convert-index-to-llvm",
+    "convert-math-to-llvm",
+    "finalize-memref-to-llvm",
+    "lower-to-llvm",
+}
+"""Directories whose inputs are checked compiled natively only."""
+
+ALSO_JIT = {"convert-linalg-ext-to-loops", "convert-linalg-to-loops", "lower-affine"}
+"""Directories whose inputs are also checked compiled natively."""
+
+JIT = "jit"
+"""The parameter that stands for "compiled natively, no pipeline before"."""
+
 RETURN_ALLOCS = "allow-return-allocs-from-loops=true"
 RUN_LINE = re.compile(r"^// RUN:(.*)$", re.M)
 PIPELINE = re.compile(r"-p\s+(\"[^\"]+\"|'[^']+'|\S+)")
@@ -64,6 +87,11 @@ def cases() -> list:
                     for p in extras
                 ]
             pipelines += extras
+        directory = path.parent.name
+        if directory in JIT_ONLY and pipelines:
+            pipelines = [JIT]
+        elif directory in ALSO_JIT and pipelines:
+            pipelines.append(JIT)
         for pipeline in dict.fromkeys(pipelines):
             params.append(
                 pytest.param(
@@ -83,9 +111,10 @@ def test_pass_keeps_meaning(path, pipeline):
     )
     report = check_module(
         parse_module(path.read_text()),
-        pipeline,
+        [] if pipeline == JIT else pipeline,
         trials=3,
         seed=5,
         allow_leaks=leaks_expected,
+        backend="jit" if pipeline == JIT else "interpreter",
     )
     assert report.ok, "\n".join(v.line() for v in report.verdicts)
