@@ -63,6 +63,8 @@ from xdsl.dialects.builtin import (
     IntegerType,
     MemRefType,
     ModuleOp,
+    NoneAttr,
+    StridedLayoutAttr,
     StringAttr,
     TensorType,
     UnrankedMemRefType,
@@ -297,10 +299,12 @@ class JitFunction:
                     f"argument #{index} of @{self.name}: strides {value.strides} "
                     "are not whole elements"
                 )
+            strides = [s // value.itemsize for s in value.strides]
+            offset = self._layout_offset(index, type_, value.shape, strides)
             keep.append(value)
             pointer = value.ctypes.data
-            strides = [s // value.itemsize for s in value.strides]
-            return [pointer, pointer, 0, *value.shape, *strides], value
+            aligned = pointer - offset * value.itemsize
+            return [pointer, aligned, offset, *value.shape, *strides], value
         if isinstance(type_, IndexType | IntegerType):
             if isinstance(type_, IntegerType) and type_.width.data == 1:
                 return [1 if value else 0], None
@@ -310,6 +314,38 @@ class JitFunction:
                 return [int(np.float16(value).view(np.uint16))], None
             return [float(value)], None
         raise JitError(f"argument #{index} of @{self.name}: unsupported type {type_}")
+
+    def _layout_offset(
+        self, index: int, type_: MemRefType, shape, strides: list[int]
+    ) -> int:
+        """The descriptor offset for an array of `strides` passed as `type_`,
+        whose layout must admit them: an identity layout needs a row-major
+        contiguous array, a strided layout the array's static strides."""
+        layout = type_.layout
+        if isinstance(layout, NoneAttr):
+            expected: list[int | None] = []
+            running = 1
+            for extent in reversed(shape):
+                expected.insert(0, running)
+                running *= extent
+            offset = 0
+            what = "a row-major contiguous array (identity layout)"
+        elif isinstance(layout, StridedLayoutAttr):
+            expected = list(layout.get_strides())
+            offset = layout.get_offset() or 0
+            what = f"strides {layout}"
+        else:
+            raise JitError(
+                f"argument #{index} of @{self.name}: layout {layout} is not supported"
+            )
+        for extent, want, have in zip(shape, expected, strides, strict=True):
+            if extent > 1 and want is not None and want != have:
+                raise JitError(
+                    f"argument #{index} of @{self.name}: {type_} needs {what}, the "
+                    f"array has strides {strides} (elements); pass "
+                    "np.ascontiguousarray(...) or declare a strided layout"
+                )
+        return offset
 
     def call(self, *arguments: Any) -> tuple[Any, list[Any]]:
         """Call; returns the result(s) and the arrays the arguments were passed

@@ -117,7 +117,7 @@ def _position(*indices: int) -> DenseArrayBase:
 
 def _insert(rewriter: PatternRewriter | Rewriter | None, op: Operation, where):
     if isinstance(rewriter, PatternRewriter):
-        rewriter.insert_op(op, where)
+        rewriter.insert(op, where)
     else:
         Rewriter.insert_op(op, where)
 
@@ -267,16 +267,17 @@ def replace_with_llvm(
     """Replace `op` by `new_ops`, whose `new_results` are the converted
     results: each is cast back to the original result type for users not yet
     converted."""
-    rewriter.insert_op(list(new_ops), InsertPoint.before(op))
+    for new_op in new_ops:
+        rewriter.insert(new_op, InsertPoint.before(op))
     replacements: list[SSAValue] = []
     for old, new in zip(op.results, new_results, strict=True):
         if new.type == old.type:
             replacements.append(new)
             continue
         cast = UnrealizedConversionCastOp.get([new], [old.type])
-        rewriter.insert_op(cast, InsertPoint.before(op))
+        rewriter.insert(cast, InsertPoint.before(op))
         replacements.append(cast.results[0])
-    rewriter.replace_op(op, [], replacements)
+    rewriter.replace(op, [], replacements)
 
 
 def convert_block_arguments(block: Block, rewriter: PatternRewriter) -> bool:
@@ -291,7 +292,7 @@ def convert_block_arguments(block: Block, rewriter: PatternRewriter) -> bool:
         original = arg.type
         new_arg = rewriter.replace_value_with_new_type(arg, target)
         cast = UnrealizedConversionCastOp.get([new_arg], [original])
-        rewriter.insert_op(cast, InsertPoint.at_start(block))
+        rewriter.insert(cast, InsertPoint.at_start(block))
         new_arg.replace_by_if(
             cast.results[0], lambda use, cast=cast: use.operation is not cast
         )
