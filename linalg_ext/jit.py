@@ -271,7 +271,8 @@ class JitFunction:
     _address: int
     _result_ctype: Any
     _tracked: bool
-    _last_call_arguments: list[Any] = field(default_factory=list[Any])
+    _engine: Any = None
+    """The execution engine owning the code: alive as long as the function."""
 
     def _argument_values(self, index: int, value: Any, type_: Attribute, keep: list):
         """The scalars argument `index` is passed as, and the array it views."""
@@ -640,6 +641,7 @@ def compile_module(
             _address=engine.get_function_address(PACKED_PREFIX + name),
             _result_ctype=result_ctype,
             _tracked=track_memory,
+            _engine=engine,
         )
     return JitModule(functions, times, llvm_ir, track_memory, engine)
 

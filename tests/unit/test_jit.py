@@ -314,3 +314,11 @@ func.func @f(%x: memref<4xf32>) {
 def test_check_with_the_jit_backend():
     report = check_module(parse_module(TENSORS), [], backend="jit", trials=2)
     assert report.ok, [v.line() for v in report.verdicts]
+
+
+def test_a_function_outlives_its_module_object():
+    function = compile_module(parse_module(DYNAMIC))["scale"]
+    gc.collect()  # the JitModule is gone; the machine code must not be
+    y = np.zeros((2, 2), np.float32)
+    function(np.ones((2, 2), np.float32), y, 3.0)
+    np.testing.assert_array_equal(y, np.full((2, 2), 3.0, np.float32))
