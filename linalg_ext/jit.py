@@ -16,10 +16,11 @@ Compilation, all in this process and without `mlir-opt`:
 2. `lower-to-llvm` (passes/lower_to_llvm.py) takes the memref program to the
    `llvm` dialect;
 3. xDSL's translation (with `linalg_ext.compat`'s additions) gives LLVM IR,
-   to which a packed entry point `_lx_packed_<name>(ptr args)` is added per
-   function: it loads each argument from `args[i]`, calls the function, and
-   stores its result through `args[n]`, so one ctypes signature calls any
-   function;
+   to which a packed entry point `_lx_packed_<name>(ptr slots, ptr result)`
+   is added per function: it reads argument i from the 8-byte slot i (memref
+   arguments are expanded into their descriptor's scalars), calls the
+   function, and stores its result through `result`, so one ctypes
+   signature calls any function and a call fills one int64 array;
 4. llvmlite optimizes the IR at `-O3` (LLVM's new pass manager, loop and SLP
    vectorization on) for the host CPU and MCJIT compiles it.
 
@@ -48,7 +49,7 @@ from __future__ import annotations
 
 import ctypes
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -260,6 +261,106 @@ def _element_dtype(element: Attribute) -> np.dtype:
     return numpy_dtype(element)
 
 
+def _strides_checker(what: str, type_: MemRefType) -> Callable[..., int]:
+    """For a memref type: (shape, strides in elements) -> the descriptor
+    offset, after checking the array fits the layout: an identity layout
+    needs a row-major contiguous array, a strided layout its static strides
+    (a static offset is honoured by pointing the aligned pointer before the
+    array)."""
+    layout = type_.layout
+    if isinstance(layout, NoneAttr):
+        static: Sequence[int | None] | None = None
+        offset = 0
+        needs = "a row-major contiguous array (identity layout)"
+    elif isinstance(layout, StridedLayoutAttr):
+        static = layout.get_strides()
+        offset = layout.get_offset() or 0
+        needs = f"strides {layout}"
+    else:
+        raise JitError(f"{what}: layout {layout} is not supported")
+
+    def check(shape: Sequence[int], strides: Sequence[int]) -> int:
+        if static is None:
+            expected: list[int | None] = []
+            running = 1
+            for extent in reversed(shape):
+                expected.append(running)
+                running *= extent
+            expected.reverse()
+        else:
+            expected = list(static)
+        for extent, want, have in zip(shape, expected, strides, strict=True):
+            if extent > 1 and want is not None and want != have:
+                raise JitError(
+                    f"{what}: {type_} needs {needs}, the array has strides "
+                    f"{list(strides)} (elements); pass np.ascontiguousarray(...) "
+                    "or declare a strided layout"
+                )
+        return offset
+
+    return check
+
+
+def _argument_converter(
+    what: str, type_: Attribute
+) -> Callable[[Any], tuple[list[int], Any]]:
+    """value -> (the 8-byte slots it is passed in, the array it is passed as
+    or None), with the checks of `type_` prepared once."""
+    if isinstance(type_, MemRefType):
+        element = type_.get_element_type()
+        dtype = _element_dtype(element)
+        accepted = {dtype, np.dtype(np.bool_)} if _is_i1(element) else {dtype}
+        static_shape = type_.get_shape()
+        check_layout = _strides_checker(what, type_)
+
+        def memref(value: Any) -> tuple[list[int], Any]:
+            if not isinstance(value, np.ndarray):
+                value = np.asarray(value, dtype=dtype)
+            if value.dtype not in accepted:
+                raise JitError(f"{what} has dtype {value.dtype}, {type_} needs {dtype}")
+            shape = value.shape
+            if len(static_shape) != len(shape) or any(
+                e >= 0 and e != s for e, s in zip(static_shape, shape, strict=True)
+            ):
+                raise JitError(
+                    f"{what} has shape {list(shape)}, which does not fit {type_}"
+                )
+            itemsize = value.itemsize
+            if any(s % itemsize for s in value.strides):
+                raise JitError(
+                    f"{what}: strides {value.strides} are not whole elements"
+                )
+            strides = [s // itemsize for s in value.strides]
+            offset = check_layout(shape, strides)
+            pointer = value.__array_interface__["data"][0]
+            aligned = pointer - offset * itemsize
+            return [pointer, aligned, offset, *shape, *strides], value
+
+        return memref
+    if isinstance(type_, IntegerType) and type_.width.data == 1:
+        return lambda value: ([1 if value else 0], None)
+    if isinstance(type_, IndexType | IntegerType):
+        width = 64 if isinstance(type_, IndexType) else type_.width.data
+        mask = (1 << width) - 1
+
+        def integer(value: Any) -> tuple[list[int], Any]:
+            # Two's complement in the type's width, as int64 slot bits.
+            bits = int(value) & mask
+            return [bits - (1 << 64) if bits >= 1 << 63 else bits], None
+
+        return integer
+    if isinstance(type_, AnyFloat):
+        kind = {16: np.float16, 32: np.float32, 64: np.float64}[type_.bitwidth]
+        unsigned = f"u{type_.bitwidth // 8}"
+
+        def floating(value: Any) -> tuple[list[int], Any]:
+            raw = np.array(value, kind).view(unsigned).item()
+            return [raw - (1 << 64) if raw >= 1 << 63 else raw], None
+
+        return floating
+    raise JitError(f"{what}: unsupported type {type_}")
+
+
 @dataclass
 class JitFunction:
     """A compiled function, called with numpy arrays and scalars."""
@@ -268,85 +369,16 @@ class JitFunction:
     argument_types: list[Attribute]
     """The function's argument types after bufferization (memrefs, scalars)."""
     result_types: list[Attribute]
-    _address: int
+    _entry: Any
+    """The packed entry point: `void(int64 *slots, void *result)`."""
     _result_ctype: Any
     _tracked: bool
     _engine: Any = None
     """The execution engine owning the code: alive as long as the function."""
-
-    def _argument_values(self, index: int, value: Any, type_: Attribute, keep: list):
-        """The scalars argument `index` is passed as, and the array it views."""
-        if isinstance(type_, MemRefType):
-            dtype = _element_dtype(type_.get_element_type())
-            if not isinstance(value, np.ndarray):
-                value = np.asarray(value, dtype=dtype)
-            if value.dtype != dtype and not (
-                _is_i1(type_.get_element_type()) and value.dtype == np.bool_
-            ):
-                raise JitError(
-                    f"argument #{index} of @{self.name} has dtype {value.dtype}, "
-                    f"{type_} needs {dtype}"
-                )
-            shape = type_.get_shape()
-            if len(shape) != value.ndim or any(
-                e >= 0 and e != s for e, s in zip(shape, value.shape, strict=True)
-            ):
-                raise JitError(
-                    f"argument #{index} of @{self.name} has shape "
-                    f"{list(value.shape)}, which does not fit {type_}"
-                )
-            if any(s % value.itemsize for s in value.strides):
-                raise JitError(
-                    f"argument #{index} of @{self.name}: strides {value.strides} "
-                    "are not whole elements"
-                )
-            strides = [s // value.itemsize for s in value.strides]
-            offset = self._layout_offset(index, type_, value.shape, strides)
-            keep.append(value)
-            pointer = value.ctypes.data
-            aligned = pointer - offset * value.itemsize
-            return [pointer, aligned, offset, *value.shape, *strides], value
-        if isinstance(type_, IndexType | IntegerType):
-            if isinstance(type_, IntegerType) and type_.width.data == 1:
-                return [1 if value else 0], None
-            return [int(value)], None
-        if isinstance(type_, AnyFloat):
-            if type_.bitwidth == 16:
-                return [int(np.float16(value).view(np.uint16))], None
-            return [float(value)], None
-        raise JitError(f"argument #{index} of @{self.name}: unsupported type {type_}")
-
-    def _layout_offset(
-        self, index: int, type_: MemRefType, shape, strides: list[int]
-    ) -> int:
-        """The descriptor offset for an array of `strides` passed as `type_`,
-        whose layout must admit them: an identity layout needs a row-major
-        contiguous array, a strided layout the array's static strides."""
-        layout = type_.layout
-        if isinstance(layout, NoneAttr):
-            expected: list[int | None] = []
-            running = 1
-            for extent in reversed(shape):
-                expected.insert(0, running)
-                running *= extent
-            offset = 0
-            what = "a row-major contiguous array (identity layout)"
-        elif isinstance(layout, StridedLayoutAttr):
-            expected = list(layout.get_strides())
-            offset = layout.get_offset() or 0
-            what = f"strides {layout}"
-        else:
-            raise JitError(
-                f"argument #{index} of @{self.name}: layout {layout} is not supported"
-            )
-        for extent, want, have in zip(shape, expected, strides, strict=True):
-            if extent > 1 and want is not None and want != have:
-                raise JitError(
-                    f"argument #{index} of @{self.name}: {type_} needs {what}, the "
-                    f"array has strides {strides} (elements); pass "
-                    "np.ascontiguousarray(...) or declare a strided layout"
-                )
-        return offset
+    _converters: list[Callable[[Any], tuple[list[int], Any]]] = field(
+        default_factory=list[Callable[[Any], tuple[list[int], Any]]]
+    )
+    """Per argument: value -> (its 8-byte slots, the array it is passed as)."""
 
     def call(self, *arguments: Any) -> tuple[Any, list[Any]]:
         """Call; returns the result(s) and the arrays the arguments were passed
@@ -356,31 +388,28 @@ class JitFunction:
                 f"@{self.name} takes {len(self.argument_types)} arguments, "
                 f"got {len(arguments)}"
             )
-        keep: list[Any] = []
-        scalars: list[Any] = []
+        slots: list[int] = []
         passed: list[Any] = []
         inputs_by_pointer: dict[int, np.ndarray] = {}
-        for index, (value, type_) in enumerate(
-            zip(arguments, self.argument_types, strict=True)
-        ):
-            values, array = self._argument_values(index, value, type_, keep)
-            passed.append(array if array is not None else value)
+        if not self._converters:
+            self._converters = [
+                _argument_converter(f"argument #{i} of @{self.name}", t)
+                for i, t in enumerate(self.argument_types)
+            ]
+        for convert, value in zip(self._converters, arguments, strict=True):
+            values, array = convert(value)
             if array is not None:
-                inputs_by_pointer.setdefault(array.ctypes.data, array)
-                scalars += [
-                    ctypes.c_void_p(values[0]),
-                    ctypes.c_void_p(values[1]),
-                    *(ctypes.c_int64(v) for v in values[2:]),
-                ]
+                inputs_by_pointer.setdefault(values[0], array)
+                passed.append(array)
             else:
-                scalars.append(_scalar_ctype(type_)(values[0]))
-        slots = (ctypes.c_void_p * (len(scalars) + 1))()
-        for i, scalar in enumerate(scalars):
-            slots[i] = ctypes.addressof(scalar)
+                passed.append(value)
+            slots += values
+        packed = np.array(slots, dtype=np.int64)
         result = self._result_ctype() if self._result_ctype is not None else None
-        if result is not None:
-            slots[len(scalars)] = ctypes.addressof(result)
-        ctypes.CFUNCTYPE(None, ctypes.c_void_p)(self._address)(slots)
+        self._entry(
+            packed.__array_interface__["data"][0],
+            ctypes.addressof(result) if result is not None else None,
+        )
         return self._unpack(result, inputs_by_pointer), passed
 
     def __call__(self, *arguments: Any) -> Any:
@@ -431,10 +460,7 @@ class JitFunction:
         return np.asarray(_ArrayInterface(pointer, shape, strides, dtype, owner))
 
 
-def _scalar_ctype(type_: Attribute) -> Any:
-    if isinstance(type_, IndexType):
-        return ctypes.c_int64
-    return _ctype(type_)
+_PACKED_SIGNATURE = ctypes.CFUNCTYPE(None, ctypes.c_void_p, ctypes.c_void_p)
 
 
 @dataclass
@@ -518,33 +544,33 @@ def _signatures(module: ModuleOp) -> dict[str, func.FuncOp]:
 
 
 def _add_packed_entry_points(llvm_module: Any, names: Sequence[str]) -> None:
-    """`_lx_packed_<name>(ptr args)`: args[i] points at argument i, args[n] at
-    the storage for the result."""
+    """`_lx_packed_<name>(ptr slots, ptr result)`: argument i (every argument
+    is a scalar of at most 8 bytes once memrefs are expanded) is read from
+    the 8-byte slot i, the result is stored through `result`. Python fills
+    one int64 array per call."""
     from llvmlite import ir
 
     pointer = ir.PointerType()
+    slot_type = ir.IntType(64)
     for name in names:
         callee = llvm_module.get_global(name)
         function_type = callee.function_type
         wrapper = ir.Function(
             llvm_module,
-            ir.FunctionType(ir.VoidType(), [pointer]),
+            ir.FunctionType(ir.VoidType(), [pointer, pointer]),
             name=PACKED_PREFIX + name,
         )
         builder = ir.IRBuilder(wrapper.append_basic_block("entry"))
-        slots = wrapper.args[0]
+        slots, result = wrapper.args
         loaded = []
         for i, argument_type in enumerate(function_type.args):
             slot = builder.gep(
-                slots, [ir.Constant(ir.IntType(64), i)], source_etype=pointer
+                slots, [ir.Constant(ir.IntType(64), i)], source_etype=slot_type
             )
-            address = builder.load(slot, typ=pointer)
-            loaded.append(builder.load(address, typ=argument_type))
+            loaded.append(builder.load(slot, typ=argument_type))
         returned = builder.call(callee, loaded)
         if not isinstance(function_type.return_type, ir.VoidType):
-            index = ir.Constant(ir.IntType(64), len(function_type.args))
-            slot = builder.gep(slots, [index], source_etype=pointer)
-            builder.store(returned, builder.load(slot, typ=pointer))
+            builder.store(returned, result)
         builder.ret_void()
 
 
@@ -638,7 +664,7 @@ def compile_module(
             name=name,
             argument_types=inputs,
             result_types=outputs,
-            _address=engine.get_function_address(PACKED_PREFIX + name),
+            _entry=_PACKED_SIGNATURE(engine.get_function_address(PACKED_PREFIX + name)),
             _result_ctype=result_ctype,
             _tracked=track_memory,
             _engine=engine,
