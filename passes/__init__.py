@@ -62,6 +62,12 @@ def _convert_linalg_to_loops() -> type[ModulePass]:
     return ConvertLinalgToLoopsPass
 
 
+def _convert_scf_to_cf() -> type[ModulePass]:
+    from linalg_ext.passes.convert_scf_to_cf import ConvertScfToCfPass
+
+    return ConvertScfToCfPass
+
+
 def _convert_math_to_llvm() -> type[ModulePass]:
     from linalg_ext.passes.convert_math_to_llvm import ConvertMathToLLVMPass
 
@@ -124,6 +130,7 @@ ALL_PASSES: dict[str, Callable[[], type[ModulePass]]] = {
     "convert-linalg-ext-to-loops": _convert_linalg_ext_to_loops,
     "convert-linalg-to-loops": _convert_linalg_to_loops,
     "convert-math-to-llvm": _convert_math_to_llvm,
+    "convert-scf-to-cf": _convert_scf_to_cf,
     "finalize-memref-to-llvm": _finalize_memref_to_llvm,
     "lower-affine": _lower_affine,
     "lower-to-llvm": _lower_to_llvm,

@@ -1,0 +1,355 @@
+"""`convert-linalg-to-loops`: every Linalg op on memrefs as `scf.for` loops.
+
+Replaces xDSL 0.74's pass of this name, which lowers only some ops and no
+`linalg.index`. A named op (`linalg.add`, `linalg.matmul`, `linalg.fill`,
+`linalg.reduce`, a convolution, ...) is first written as the
+`linalg.generic` it stands for (`linalg_ext.transforms.generalize`, with
+upstream's scalar bodies); a generic then becomes one `scf.for` per loop of
+its iteration domain, in the domain's order (upstream's order), from 0 to
+the extent of the first operand dimension indexed by that loop alone (a
+constant, or `memref.dim` when dynamic), step 1. The innermost loop loads
+the element of each input the body reads (`memref.load` at the indices its
+indexing map gives; a scalar input is used as it is), runs the body (each
+`linalg.index` is the loop's induction variable) and stores what it yields
+into each output.
+
+Accumulators. When the innermost loops are reductions that no output's
+indexing map uses (a matmul's `k`, a reduction to a row), every iteration
+of them reads and writes the same output elements. Upstream loads and
+stores the output element on every iteration; here, by default
+(`carry-accumulators`), the output elements are loaded once before those
+loops, carried through them as `scf.for` `iter_args`, and stored once after
+them: one load and one store per output element instead of one per
+reduction step, and a loop whose body the LLVM backend keeps in registers.
+This is only done when no output may share its buffer with another operand
+(their root buffers, looking through views, differ; distinct function
+arguments are taken not to overlap, as Linalg's semantics on buffers
+assume). With `carry-accumulators=false` the loops are upstream's.
+
+Refused, with a diagnostic naming the op and the module left unchanged:
+ops on tensors (bufferize first), ops whose scalar body upstream cannot
+build for their element types (e.g. `linalg.sub` on i1), indexing maps with
+symbols, and loops whose extent no operand dimension gives.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from itertools import compress
+
+from xdsl.context import Context
+from xdsl.dialects import affine, memref
+from xdsl.dialects.builtin import (
+    AffineMapAttr,
+    MemRefType,
+    ModuleOp,
+    TensorType,
+    UnrankedMemRefType,
+)
+from xdsl.dialects.linalg import ops as linalg
+from xdsl.dialects.linalg.attrs import IteratorType
+from xdsl.ir import Operation, OpResult, SSAValue
+from xdsl.ir.affine import AffineConstantExpr, AffineDimExpr, AffineMap
+from xdsl.passes import ModulePass
+from xdsl.pattern_rewriter import (
+    PatternRewriter,
+    PatternRewriteWalker,
+    RewritePattern,
+)
+from xdsl.rewriter import InsertPoint
+from xdsl.utils.exceptions import PassFailedException
+
+from linalg_ext.lowering.loops import OpSink, build_loop_nest, memref_extent
+from linalg_ext.transforms.generalize import GENERALIZED_OPS, generalize
+
+BODY_OPS = frozenset({linalg.YieldOp.name, linalg.IndexOp.name})
+"""Linalg ops that only live in a structured op's body."""
+
+VIEW_OPS = (
+    memref.SubviewOp,
+    memref.CastOp,
+    memref.ReinterpretCastOp,
+    memref.ExpandShapeOp,
+    memref.CollapseShapeOp,
+)
+"""Ops whose result is a view of the buffer of their first operand."""
+
+
+def is_lowered_here(op: Operation) -> bool:
+    """A Linalg structured op (not an op of a body)."""
+    return op.dialect_name() == "linalg" and op.name not in BODY_OPS
+
+
+def _as_generic(op: Operation) -> tuple[linalg.GenericOp | None, bool]:
+    """The generic `op` is (itself), or a new detached one it stands for;
+    whether it is new (the caller erases it)."""
+    if isinstance(op, linalg.GenericOp):
+        return op, False
+    return generalize(op), True
+
+
+def _loop_bound_sources(generic: linalg.GenericOp) -> list[tuple[SSAValue, int] | None]:
+    """For each loop, the first (operand, dimension) indexed by that loop
+    alone, as upstream's shapes-to-loops map picks it; None if there is
+    none."""
+    maps = [m.data for m in generic.indexing_maps]
+    sources: list[tuple[SSAValue, int] | None] = [None] * maps[0].num_dims
+    for operand, map_ in zip(generic.operands, maps, strict=True):
+        for dim, expr in enumerate(map_.results):
+            if isinstance(expr, AffineDimExpr) and sources[expr.position] is None:
+                sources[expr.position] = (operand, dim)
+    return sources
+
+
+def refusal(op: Operation) -> str | None:
+    """Why `op` cannot be lowered, or None if it can."""
+    shaped = [*op.operands, *op.results]
+    if any(isinstance(v.type, TensorType) for v in shaped):
+        return (
+            f"'{op.name}' works on tensors: bufferize first (one-shot-bufferize); "
+            "only ops on memrefs are lowered to loops"
+        )
+    if any(isinstance(v.type, UnrankedMemRefType) for v in shaped):
+        return f"'{op.name}' has an unranked memref operand"
+    if not isinstance(op, linalg.GenericOp) and op.name not in GENERALIZED_OPS:
+        return f"'{op.name}' is not a structured op this pass knows"
+    generic, is_new = _as_generic(op)
+    if generic is None:
+        types = ", ".join(str(v.type) for v in op.operands)
+        return (
+            f"'{op.name}' on {types}: upstream builds no scalar body for these "
+            "element types"
+        )
+    try:
+        return _generic_refusal(op, generic)
+    finally:
+        if is_new:
+            generic.erase()
+
+
+def _generic_refusal(op: Operation, generic: linalg.GenericOp) -> str | None:
+    maps = [m.data for m in generic.indexing_maps]
+    if any(m.num_symbols for m in maps):
+        return f"'{op.name}' has an indexing map with symbols"
+    if any(not isinstance(o.type, MemRefType) for o in generic.outputs):
+        return f"'{op.name}' has an output that is not a memref"
+    for loop, source in enumerate(_loop_bound_sources(generic)):
+        if source is None:
+            return (
+                f"'{op.name}': no operand dimension is indexed by loop d{loop} "
+                "alone, so its extent is unknown"
+            )
+    return None
+
+
+def buffer_root(value: SSAValue) -> SSAValue:
+    """The buffer `value` is a view of, looking through view ops."""
+    while isinstance(value, OpResult) and isinstance(value.op, VIEW_OPS):
+        value = value.op.operands[0]
+    return value
+
+
+def _index_values(
+    sink: OpSink, map_: AffineMap, ivs: Sequence[SSAValue]
+) -> list[SSAValue]:
+    """The indices `map_` gives at the point `ivs`: an induction variable or
+    a constant as they are, any other expression as an `affine.apply` of the
+    loops it uses."""
+    indices: list[SSAValue] = []
+    for expr in map_.results:
+        if isinstance(expr, AffineDimExpr):
+            indices.append(ivs[expr.position])
+        elif isinstance(expr, AffineConstantExpr):
+            indices.append(sink.index(expr.value))
+        else:
+            used = [d in expr.used_dims() for d in range(map_.num_dims)]
+            single = AffineMap(map_.num_dims, 0, (expr,))
+            compact = single.drop_dims(tuple(not u for u in used))
+            apply = affine.ApplyOp(list(compress(ivs, used)), AffineMapAttr(compact))
+            indices.append(sink.add(apply).results[0])
+    return indices
+
+
+def _load(
+    sink: OpSink, operand: SSAValue, map_: AffineMap, ivs: Sequence[SSAValue]
+) -> SSAValue:
+    """The element of `operand` at the point `ivs` (a scalar is its own)."""
+    if not isinstance(operand.type, MemRefType):
+        return operand  # a scalar input is its own element
+    indices = _index_values(sink, map_, ivs)
+    return sink.add(memref.LoadOp.get(operand, indices)).results[0]
+
+
+def _store(
+    sink: OpSink,
+    value: SSAValue,
+    operand: SSAValue,
+    map_: AffineMap,
+    ivs: Sequence[SSAValue],
+) -> None:
+    sink.add(memref.StoreOp.get(value, operand, _index_values(sink, map_, ivs)))
+
+
+def _carried_loops(generic: linalg.GenericOp) -> int:
+    """How many innermost loops are reductions that no output map uses."""
+    maps = [m.data for m in generic.indexing_maps]
+    output_maps = maps[len(generic.inputs) :]
+    used = {d for m in output_maps for e in m.results for d in e.used_dims()}
+    iterators = [t.data for t in generic.iterator_types]
+    count = 0
+    for loop in reversed(range(len(iterators))):
+        if iterators[loop] != IteratorType.REDUCTION or loop in used:
+            break
+        count += 1
+    return count
+
+
+def _outputs_unshared(generic: linalg.GenericOp) -> bool:
+    """No output's buffer is another operand's (by root buffer)."""
+    outputs = [buffer_root(o) for o in generic.outputs]
+    inputs = {buffer_root(i) for i in generic.inputs if isinstance(i.type, MemRefType)}
+    return len(set(outputs)) == len(outputs) and not inputs.intersection(outputs)
+
+
+class _Lowering:
+    """The loops of one generic, emitted into a sink."""
+
+    def __init__(self, generic: linalg.GenericOp, carry_accumulators: bool):
+        self.generic = generic
+        self.maps = [m.data for m in generic.indexing_maps]
+        self.num_inputs = len(generic.inputs)
+        self.block = generic.body.block
+        carried = _carried_loops(generic) if carry_accumulators else 0
+        if carried and not _outputs_unshared(generic):
+            carried = 0
+        self.num_loops = self.maps[0].num_dims
+        self.split = self.num_loops - carried
+        """Loops before `split` store per iteration; those after carry the
+        outputs (none when `split` is the number of loops)."""
+
+    def emit(self, sink: OpSink) -> None:
+        generic = self.generic
+        sources = _loop_bound_sources(generic)
+        upper: list[SSAValue] = []
+        for source in sources:
+            assert source is not None
+            upper.append(memref_extent(sink, *source))
+        lower: list[SSAValue] = []
+        steps: list[SSAValue] = []
+        if self.num_loops:
+            lower = [sink.index(0)] * self.num_loops
+            steps = [sink.index(1)] * self.num_loops
+        outer = slice(0, self.split)
+        inner = slice(self.split, self.num_loops)
+
+        def outer_body(
+            sink: OpSink, ivs: Sequence[SSAValue], _: Sequence[SSAValue]
+        ) -> Sequence[SSAValue]:
+            if self.split == self.num_loops:
+                self._element(sink, ivs, None)
+                return ()
+            outputs = list(generic.outputs)
+            output_maps = self.maps[self.num_inputs :]
+            # The output maps use only the outer loops: pad the point.
+            point = [*ivs, *lower[self.split :]]
+            inits = [
+                _load(sink, o, m, point)
+                for o, m in zip(outputs, output_maps, strict=True)
+            ]
+
+            def inner_body(
+                sink: OpSink, inner_ivs: Sequence[SSAValue], acc: Sequence[SSAValue]
+            ) -> Sequence[SSAValue]:
+                return self._element(sink, (*ivs, *inner_ivs), acc)
+
+            finals = build_loop_nest(
+                sink, lower[inner], upper[inner], steps[inner], inits, inner_body
+            )
+            for value, output, map_ in zip(finals, outputs, output_maps, strict=True):
+                _store(sink, value, output, map_, point)
+            return ()
+
+        build_loop_nest(sink, lower[outer], upper[outer], steps[outer], (), outer_body)
+
+    def _element(
+        self,
+        sink: OpSink,
+        ivs: Sequence[SSAValue],
+        accumulators: Sequence[SSAValue] | None,
+    ) -> Sequence[SSAValue]:
+        """The body at point `ivs`. With `accumulators`, the outputs' values
+        are those and the yielded values are returned; otherwise outputs are
+        loaded (if read) and the yielded values stored."""
+        generic, block = self.generic, self.block
+        mapping: dict[SSAValue, SSAValue] = {}
+        for position, (arg, operand, map_) in enumerate(
+            zip(block.args, generic.operands, self.maps, strict=True)
+        ):
+            if accumulators is not None and position >= self.num_inputs:
+                mapping[arg] = accumulators[position - self.num_inputs]
+            elif arg.uses:
+                mapping[arg] = _load(sink, operand, map_, ivs)
+        for op in block.ops:
+            if isinstance(op, linalg.YieldOp):
+                yielded = [mapping.get(v, v) for v in op.operands]
+                break
+            if isinstance(op, linalg.IndexOp):
+                mapping[op.result] = ivs[op.dim.value.data]
+                continue
+            sink.add(op.clone(value_mapper=mapping))
+        else:
+            raise AssertionError("a linalg body ends with linalg.yield")
+        if accumulators is not None:
+            return yielded
+        outputs = generic.outputs
+        for value, output, map_ in zip(
+            yielded, outputs, self.maps[self.num_inputs :], strict=True
+        ):
+            _store(sink, value, output, map_, ivs)
+        return ()
+
+
+@dataclass(frozen=True)
+class LowerStructuredOpToLoops(RewritePattern):
+    """A Linalg op on memrefs (checked by the pass beforehand) as loops."""
+
+    carry_accumulators: bool = True
+
+    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
+        if not is_lowered_here(op):
+            return
+        generic, is_new = _as_generic(op)
+        assert generic is not None, "the pass checks every op before lowering"
+        sink = OpSink()
+        _Lowering(generic, self.carry_accumulators).emit(sink)
+        rewriter.insert(sink.take_ops(), InsertPoint.before(op))
+        if is_new:
+            generic.erase()
+        rewriter.erase(op)
+
+
+@dataclass(frozen=True)
+class ConvertLinalgToLoopsPass(ModulePass):
+    """Lower every Linalg structured op on memrefs to `scf.for` loops with
+    `memref.load`/`memref.store` (see the module docstring)."""
+
+    name = "convert-linalg-to-loops"
+
+    carry_accumulators: bool = True
+    """Carry the output elements of innermost reduction loops that the
+    outputs' maps do not use in `iter_args` (load once, store once) instead
+    of loading and storing them on every iteration as upstream does."""
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        problems = [
+            problem
+            for target in op.walk()
+            if is_lowered_here(target) and (problem := refusal(target)) is not None
+        ]
+        if problems:
+            raise PassFailedException(f"{self.name}: " + "; ".join(problems))
+        PatternRewriteWalker(
+            LowerStructuredOpToLoops(self.carry_accumulators),
+            apply_recursively=False,
+        ).rewrite_module(op)
