@@ -2,7 +2,8 @@
 
 Where xDSL 0.74 has a pass under upstream MLIR's name but covers less than
 upstream (its `convert-linalg-to-loops` lowers only some structured ops and
-no `linalg.index`; its `lower-affine` no `affine.min`/`max`), our pass of that
+no `linalg.index`; its `lower-affine` no `affine.min`/`max`; its
+`convert-scf-to-cf` no `scf.while`, `scf.parallel` or `scf.forall`), our pass of that
 name replaces it. xDSL's universe merge refuses a name defined twice, so
 `withdraw_xdsl_passes` removes xDSL's own registration of each name we
 define, before `xdsl-opt` merges the universes (our entry point is loaded

@@ -26,6 +26,7 @@ JIT_CHECKED_DIRS = (
     "convert-linalg-ext-to-loops",
     "convert-linalg-to-loops",
     "lower-affine",
+    "convert-scf-to-cf",
     "convert-arith-to-llvm",
     "convert-cf-to-llvm",
     "convert-func-to-llvm",

@@ -56,7 +56,12 @@ JIT_ONLY = {
 }
 """Directories whose inputs are checked compiled natively only."""
 
-ALSO_JIT = {"convert-linalg-ext-to-loops", "convert-linalg-to-loops", "lower-affine"}
+ALSO_JIT = {
+    "convert-linalg-ext-to-loops",
+    "convert-linalg-to-loops",
+    "convert-scf-to-cf",
+    "lower-affine",
+}
 """Directories whose inputs are also checked compiled natively."""
 
 JIT = "jit"
