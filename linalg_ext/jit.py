@@ -67,6 +67,7 @@ from xdsl.dialects.builtin import (
     NoneAttr,
     StridedLayoutAttr,
     StringAttr,
+    SymbolRefAttr,
     TensorType,
     UnrankedMemRefType,
 )
@@ -543,6 +544,33 @@ def _signatures(module: ModuleOp) -> dict[str, func.FuncOp]:
     }
 
 
+DEFINED_PREFIX = "_lx_fn_"
+"""Prefix given to every function the module defines, in the machine code."""
+
+
+def _rename_defined_functions(module: ModuleOp) -> None:
+    """Prefix the names of the functions `module` defines (and the references
+    to them): LLVM lowers some intrinsics to libm calls (`llvm.pow.f32` ->
+    `powf`), which would otherwise bind to a user function of that name.
+    Declarations keep their names: they are the external symbols."""
+    renamed = {
+        op.sym_name.data
+        for op in module.ops
+        if isinstance(op, llvm.FuncOp) and op.body.blocks
+    }
+    for op in module.walk():
+        if isinstance(op, llvm.FuncOp) and op.sym_name.data in renamed:
+            op.sym_name = StringAttr(DEFINED_PREFIX + op.sym_name.data)
+        elif isinstance(op, llvm.CallOp) and op.callee is not None:
+            callee = op.callee.string_value()
+            if callee in renamed:
+                op.callee = SymbolRefAttr(DEFINED_PREFIX + callee)
+        elif isinstance(op, llvm.AddressOfOp):
+            target = op.global_name.string_value()
+            if target in renamed:
+                op.global_name = SymbolRefAttr(DEFINED_PREFIX + target)
+
+
 def _add_packed_entry_points(llvm_module: Any, names: Sequence[str]) -> None:
     """`_lx_packed_<name>(ptr slots, ptr result)`: argument i (every argument
     is a scalar of at most 8 bytes once memrefs are expanded) is read from
@@ -553,7 +581,7 @@ def _add_packed_entry_points(llvm_module: Any, names: Sequence[str]) -> None:
     pointer = ir.PointerType()
     slot_type = ir.IntType(64)
     for name in names:
-        callee = llvm_module.get_global(name)
+        callee = llvm_module.get_global(DEFINED_PREFIX + name)
         function_type = callee.function_type
         wrapper = ir.Function(
             llvm_module,
@@ -619,6 +647,7 @@ def compile_module(
     start = time.perf_counter()
     from xdsl.backend.llvm.convert import convert_module
 
+    _rename_defined_functions(work)
     try:
         llvm_module = convert_module(work, fallback_target_triple=None)
     except (NotImplementedError, Exception) as error:
@@ -656,7 +685,7 @@ def compile_module(
         if isinstance(op, llvm.FuncOp)
     }
     for name, (inputs, outputs) in signatures.items():
-        output_type = lowered_types[name].output
+        output_type = lowered_types[DEFINED_PREFIX + name].output
         result_ctype = (
             None if isinstance(output_type, llvm.LLVMVoidType) else _ctype(output_type)
         )

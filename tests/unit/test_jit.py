@@ -323,3 +323,14 @@ def test_a_function_outlives_its_module_object():
     y = np.zeros((2, 2), np.float32)
     function(np.ones((2, 2), np.float32), y, 3.0)
     np.testing.assert_array_equal(y, np.full((2, 2), 3.0, np.float32))
+
+
+def test_a_function_may_be_named_like_a_libm_symbol():
+    # llvm.pow.f32 becomes a call to libm's `powf`: it must not call this.
+    text = """
+func.func @powf(%x: f32, %y: f32) -> f32 {
+  %r = math.powf %x, %y : f32
+  return %r : f32
+}
+"""
+    assert compile_module(parse_module(text))["powf"](2.0, 3.0) == 8.0
