@@ -447,17 +447,20 @@ class JitFunction:
         shape = list(value.f3) if rank else []
         strides = [s * dtype.itemsize for s in value.f4] if rank else []
         pointer = aligned + offset * dtype.itemsize
-        if 0 in shape:
-            return np.zeros(shape, dtype)
         if allocated == GLOBAL_MARKER:
+            if 0 in shape:
+                return np.zeros(shape, dtype)
             view = np.asarray(_ArrayInterface(pointer, shape, strides, dtype, None))
             return view.copy()
         if allocated in inputs:
             owner: Any = inputs[allocated]
         else:
             owner = owners.get(allocated)
-            if owner is None:
+            if owner is None and allocated:
                 owner = owners[allocated] = _OwnedBuffer(allocated, self._tracked)
+        if 0 in shape:
+            # Nothing to view; a buffer allocated for it is freed with `owners`.
+            return np.zeros(shape, dtype)
         return np.asarray(_ArrayInterface(pointer, shape, strides, dtype, owner))
 
 
