@@ -16,11 +16,12 @@ Compilation, all in this process and without `mlir-opt`:
 2. `lower-to-llvm` (passes/lower_to_llvm.py) takes the memref program to the
    `llvm` dialect;
 3. xDSL's translation (with `linalg_ext.compat`'s additions) gives LLVM IR,
-   to which a packed entry point `_lx_packed_<name>(ptr slots, ptr result)`
-   is added per function: it reads argument i from the 8-byte slot i (memref
-   arguments are expanded into their descriptor's scalars), calls the
-   function, and stores its result through `result`, so one ctypes
-   signature calls any function and a call fills one int64 array;
+   to which a packed entry point `_lx_packed_<name>(ptr slots, ptr result,
+   ptr nanoseconds)` is added per function: it reads argument i from the
+   8-byte slot i (memref arguments are expanded into their descriptor's
+   scalars), calls the function, stores its result through `result` and
+   the call's duration through `nanoseconds` (`last_call_seconds`), so one
+   ctypes signature calls any function and a call fills one int64 array;
 4. llvmlite optimizes the IR at `-O3` (LLVM's new pass manager, loop and SLP
    vectorization on) for the host CPU and MCJIT compiles it.
 
@@ -380,6 +381,8 @@ class JitFunction:
         default_factory=list[Callable[[Any], tuple[list[int], Any]]]
     )
     """Per argument: value -> (its 8-byte slots, the array it is passed as)."""
+    _elapsed: Any = field(default_factory=ctypes.c_int64)
+    """Nanoseconds the last call took, written by the entry point."""
 
     def call(self, *arguments: Any) -> tuple[Any, list[Any]]:
         """Call; returns the result(s) and the arrays the arguments were passed
@@ -410,11 +413,20 @@ class JitFunction:
         self._entry(
             packed.__array_interface__["data"][0],
             ctypes.addressof(result) if result is not None else None,
+            ctypes.addressof(self._elapsed),
         )
         return self._unpack(result, inputs_by_pointer), passed
 
     def __call__(self, *arguments: Any) -> Any:
         return self.call(*arguments)[0]
+
+    @property
+    def last_call_seconds(self) -> float:
+        """How long the last call took in machine code, without the Python
+        around it (the clock is read just before and after the call, inside
+        the entry point): what benchmarks compare with upstream's `rtclock`
+        timings."""
+        return self._elapsed.value / 1e9
 
     def _unpack(self, result: Any, inputs: dict[int, np.ndarray]) -> Any:
         if result is None:
@@ -464,7 +476,9 @@ class JitFunction:
         return np.asarray(_ArrayInterface(pointer, shape, strides, dtype, owner))
 
 
-_PACKED_SIGNATURE = ctypes.CFUNCTYPE(None, ctypes.c_void_p, ctypes.c_void_p)
+_PACKED_SIGNATURE = ctypes.CFUNCTYPE(
+    None, ctypes.c_void_p, ctypes.c_void_p, ctypes.c_void_p
+)
 
 
 @dataclass
@@ -574,32 +588,54 @@ def _rename_defined_functions(module: ModuleOp) -> None:
                 op.global_name = SymbolRefAttr(DEFINED_PREFIX + target)
 
 
+CLOCK_MONOTONIC = 1
+"""Linux's clock id for `clock_gettime`, which the entry points time with."""
+
+
 def _add_packed_entry_points(llvm_module: Any, names: Sequence[str]) -> None:
-    """`_lx_packed_<name>(ptr slots, ptr result)`: argument i (every argument
-    is a scalar of at most 8 bytes once memrefs are expanded) is read from
-    the 8-byte slot i, the result is stored through `result`. Python fills
-    one int64 array per call."""
+    """`_lx_packed_<name>(ptr slots, ptr result, ptr nanoseconds)`: argument
+    i (every argument is a scalar of at most 8 bytes once memrefs are
+    expanded) is read from the 8-byte slot i, the result is stored through
+    `result`, and the time the call took (monotonic clock, read just before
+    and after it, as upstream's benchmarks read `rtclock`) through
+    `nanoseconds`. Python fills one int64 array per call."""
     from llvmlite import ir
 
     pointer = ir.PointerType()
-    slot_type = ir.IntType(64)
+    i32, i64 = ir.IntType(32), ir.IntType(64)
+    timespec = ir.LiteralStructType([i64, i64])
+    clock_gettime = ir.Function(
+        llvm_module, ir.FunctionType(i32, [i32, pointer]), name="clock_gettime"
+    )
+
+    def now(builder: ir.IRBuilder, storage: Any) -> Any:
+        builder.call(clock_gettime, [ir.Constant(i32, CLOCK_MONOTONIC), storage])
+        seconds = builder.load(
+            builder.gep(storage, [ir.Constant(i32, 0), ir.Constant(i32, 0)]), typ=i64
+        )
+        nanos = builder.load(
+            builder.gep(storage, [ir.Constant(i32, 0), ir.Constant(i32, 1)]), typ=i64
+        )
+        return builder.add(builder.mul(seconds, ir.Constant(i64, 10**9)), nanos)
+
     for name in names:
         callee = llvm_module.get_global(DEFINED_PREFIX + name)
         function_type = callee.function_type
         wrapper = ir.Function(
             llvm_module,
-            ir.FunctionType(ir.VoidType(), [pointer, pointer]),
+            ir.FunctionType(ir.VoidType(), [pointer, pointer, pointer]),
             name=PACKED_PREFIX + name,
         )
         builder = ir.IRBuilder(wrapper.append_basic_block("entry"))
-        slots, result = wrapper.args
+        slots, result, elapsed = wrapper.args
+        storage = builder.alloca(timespec)
         loaded = []
         for i, argument_type in enumerate(function_type.args):
-            slot = builder.gep(
-                slots, [ir.Constant(ir.IntType(64), i)], source_etype=slot_type
-            )
+            slot = builder.gep(slots, [ir.Constant(i64, i)], source_etype=i64)
             loaded.append(builder.load(slot, typ=argument_type))
+        start = now(builder, storage)
         returned = builder.call(callee, loaded)
+        builder.store(builder.sub(now(builder, storage), start), elapsed)
         if not isinstance(function_type.return_type, ir.VoidType):
             builder.store(returned, result)
         builder.ret_void()

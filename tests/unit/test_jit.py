@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import gc
 import re
+import time
 
 import numpy as np
 import pytest
@@ -334,3 +335,12 @@ func.func @powf(%x: f32, %y: f32) -> f32 {
 }
 """
     assert compile_module(parse_module(text))["powf"](2.0, 3.0) == 8.0
+
+
+def test_the_call_is_timed_in_machine_code():
+    function = compile_module(parse_module(DYNAMIC))["scale"]
+    x = np.ones((64, 64), np.float32)
+    start = time.perf_counter()
+    function(x, np.zeros_like(x), 2.0)
+    wall = time.perf_counter() - start
+    assert 0 < function.last_call_seconds <= wall
