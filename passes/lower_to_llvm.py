@@ -98,7 +98,10 @@ class LowerToLLVMPass(ModulePass):
                     warnings.simplefilter("ignore", UserWarning)
                     lowering.apply(ctx, lowered)
             except PassFailedException as error:
-                raise PassFailedException(f"lower-to-llvm: {step}: {error}") from error
+                message = str(error)
+                if not message.startswith(f"{step}:"):
+                    message = f"{step}: {message}"
+                raise PassFailedException(f"lower-to-llvm: {message}") from error
         leftover = _first_unlowered_op(lowered)
         if leftover is not None:
             raise PassFailedException(
