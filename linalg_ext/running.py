@@ -47,8 +47,11 @@ from linalg_ext.semantics.arrays import (
     shaped_array,
 )
 from linalg_ext.semantics.bufferization_ops import BufferizationOpFunctions
+from linalg_ext.semantics.cf_ops import CfOpFunctions
 from linalg_ext.semantics.compat_ops import CompatOpFunctions
 from linalg_ext.semantics.control_ops import ControlOpFunctions
+from linalg_ext.semantics.extended_arith_ops import ExtendedArithFunctions
+from linalg_ext.semantics.index_ops import IndexFunctions
 from linalg_ext.semantics.memref_ops import MemRefOpFunctions, allocation_tracker
 from linalg_ext.semantics.scalar_ops import ScalarOpFunctions
 from linalg_ext.semantics.structured import StructuredOpFunctions
@@ -91,6 +94,9 @@ def make_interpreter(module: ModuleOp) -> Interpreter:
         BufferizationOpFunctions(),
         ControlOpFunctions(),
         CompatOpFunctions(),
+        CfOpFunctions(),
+        ExtendedArithFunctions(),
+        IndexFunctions(),
     ):
         interpreter.register_implementations(functions, override=True)
     return interpreter

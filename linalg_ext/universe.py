@@ -28,7 +28,14 @@ def _linalg_ext_dialect() -> Dialect:
     return LinalgExt
 
 
-ALL_DIALECTS = {"linalg_ext": _linalg_ext_dialect}
+def _index_dialect() -> Dialect:
+    # xDSL 0.74 has no `index` dialect: ours, with upstream's names and syntax.
+    from linalg_ext.compat.index_ops import Index
+
+    return Index
+
+
+ALL_DIALECTS = {"index": _index_dialect, "linalg_ext": _linalg_ext_dialect}
 """Dialect name -> loader, for every dialect this package defines."""
 
 LINALG_EXT_UNIVERSE = Universe(all_dialects=ALL_DIALECTS, all_passes=ALL_PASSES)

@@ -6,9 +6,9 @@ returning its `ModulePass` class; `linalg_ext.universe` hands it to xDSL. A
 pass registers itself by adding one entry here.
 
 Some passes carry the name of an xDSL pass they replace (xDSL's version
-covers less: `convert-linalg-to-loops`, `lower-affine`, `convert-scf-to-cf`); `linalg_ext.compat`
-withdraws xDSL's registration of those names so the stock `xdsl-opt` offers
-ours (see `compat.pass_names`).
+covers less: `convert-linalg-to-loops`, `lower-affine`, `convert-scf-to-cf`);
+`linalg_ext.compat` withdraws xDSL's registration of those names so the stock
+`xdsl-opt` offers ours (see `compat.pass_names`).
 """
 
 from __future__ import annotations

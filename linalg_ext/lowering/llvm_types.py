@@ -293,8 +293,8 @@ def convert_block_arguments(block: Block, rewriter: PatternRewriter) -> bool:
         new_arg = rewriter.replace_value_with_new_type(arg, target)
         cast = UnrealizedConversionCastOp.get([new_arg], [original])
         rewriter.insert(cast, InsertPoint.at_start(block))
-        new_arg.replace_by_if(
-            cast.results[0], lambda use, cast=cast: use.operation is not cast
+        rewriter.replace_uses_with_if(
+            new_arg, cast.results[0], lambda use, cast=cast: use.operation is not cast
         )
         changed = True
     return changed

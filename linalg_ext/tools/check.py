@@ -37,7 +37,12 @@ from typing import Any
 
 import numpy as np
 from xdsl.dialects import func
-from xdsl.dialects.builtin import MemRefType, ModuleOp, UnrankedMemRefType
+from xdsl.dialects.builtin import (
+    MemRefType,
+    ModuleOp,
+    StringAttr,
+    UnrankedMemRefType,
+)
 from xdsl.passes import ModulePass, PassPipeline
 from xdsl.universe import Universe
 from xdsl.utils.exceptions import DiagnosticException, InterpretationError
@@ -249,7 +254,10 @@ def check_module(
         else [
             op.sym_name.data
             for op in module.walk()
-            if isinstance(op, func.FuncOp) and not op.is_declaration
+            if isinstance(op, func.FuncOp)
+            and not op.is_declaration
+            # Compiled code exposes public functions only.
+            and (backend != "jit" or op.sym_visibility != StringAttr("private"))
         ]
     )
     if entry is not None:

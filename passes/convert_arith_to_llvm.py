@@ -1,0 +1,344 @@
+"""`convert-arith-to-llvm`: every `arith` op on scalars to the `llvm` dialect.
+
+As upstream's pass of the same name, this converts the `arith` ops only:
+operands another pass has not converted yet are cast to their LLVM type
+with `builtin.unrealized_conversion_cast`, and results are cast back for
+users still in their original dialect (`linalg_ext.lowering.llvm_types`);
+`reconcile-unrealized-casts` removes the pairs at the end. `index` is i64.
+
+- one op each: `addi`/`subi`/`muli`/`shli` (keeping their overflow flags),
+  `divsi`/`divui`/`remsi`/`remui`, `andi`/`ori`/`xori`, `shrsi`/`shrui`,
+  `addf`/`subf`/`mulf`/`divf`/`negf` (keeping their fast-math flags),
+  `maximumf`/`minimumf` (`llvm.intr.maximum`/`minimum`: NaN propagates,
+  -0.0 < +0.0), `maxnumf`/`minnumf` (`llvm.intr.maxnum`/`minnum`),
+  `maxsi`/`minsi`/`maxui`/`minui` (`llvm.intr.smax`/...), `cmpi`/`cmpf`
+  (every predicate), `select` (of scalars or of memref descriptors), the
+  casts `extsi`/`extui`/`trunci`/`extf`/`truncf`/`sitofp`/`uitofp`/
+  `fptosi`/`fptoui`/`bitcast`, and `constant` (integers, index, i1, floats);
+- `index_cast`: `sext` or `trunc` between i64 and the integer type (nothing
+  for i64);
+- expanded: `ceildivsi`, `floordivsi` (quotient rounded toward zero, then
+  corrected by one when the remainder is not zero and the signs say so),
+  `ceildivui` (`a == 0 ? 0 : (a - 1) / b + 1`), `addui_extended` (the sum and
+  `sum < a`), `mulsi_extended`/`mului_extended` (the product in twice the
+  width, split in two halves).
+
+Refused (the module is left unchanged, the message names the op): ops on
+vectors or tensors, dense constants, `bitcast` of memrefs, `select` of
+unranked memrefs.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from xdsl.context import Context
+from xdsl.dialects import arith, llvm
+from xdsl.dialects.builtin import (
+    AnyFloat,
+    FloatAttr,
+    IntegerAttr,
+    IntegerType,
+    MemRefType,
+    ModuleOp,
+)
+from xdsl.ir import Operation, SSAValue
+from xdsl.passes import ModulePass
+from xdsl.pattern_rewriter import (
+    PatternRewriter,
+    RewritePattern,
+    op_type_rewrite_pattern,
+)
+
+from linalg_ext.compat import llvm_ops
+from linalg_ext.lowering.llvm_types import (
+    convert_type,
+    operands_to_llvm,
+    replace_with_llvm,
+)
+from linalg_ext.lowering.scalar_ops import (
+    Builder,
+    ceil_unsigned_quotient,
+    is_scalar,
+    llvm_fastmath,
+    non_scalar_types,
+    resize_integer,
+    run_conversion,
+    signed_quotient,
+)
+
+# --------------------------------------------------------------------------
+# Op tables
+
+INTEGER_BINARY: dict[type[Operation], type[Operation]] = {
+    arith.AddiOp: llvm.AddOp,
+    arith.SubiOp: llvm.SubOp,
+    arith.MuliOp: llvm.MulOp,
+    arith.ShLIOp: llvm.ShlOp,
+    arith.DivSIOp: llvm.SDivOp,
+    arith.DivUIOp: llvm.UDivOp,
+    arith.RemSIOp: llvm.SRemOp,
+    arith.RemUIOp: llvm.URemOp,
+    arith.AndIOp: llvm.AndOp,
+    arith.OrIOp: llvm.OrOp,
+    arith.XOrIOp: llvm.XOrOp,
+    arith.ShRSIOp: llvm.AShrOp,
+    arith.ShRUIOp: llvm.LShrOp,
+    arith.MaxSIOp: llvm_ops.SMaxOp,
+    arith.MinSIOp: llvm_ops.SMinOp,
+    arith.MaxUIOp: llvm_ops.UMaxOp,
+    arith.MinUIOp: llvm_ops.UMinOp,
+}
+"""Integer ops that are one LLVM op of the same operands."""
+
+FLOAT_BINARY: dict[type[Operation], type[Operation]] = {
+    arith.AddfOp: llvm.FAddOp,
+    arith.SubfOp: llvm.FSubOp,
+    arith.MulfOp: llvm.FMulOp,
+    arith.DivfOp: llvm.FDivOp,
+    arith.MaximumfOp: llvm_ops.MaximumOp,
+    arith.MinimumfOp: llvm_ops.MinimumOp,
+    arith.MaxnumfOp: llvm.VectorFMaxOp,
+    arith.MinnumfOp: llvm.VectorFMinOp,
+}
+"""Float ops that are one LLVM op of the same operands and fast-math flags."""
+
+CASTS: dict[type[Operation], type[Operation]] = {
+    arith.ExtSIOp: llvm.SExtOp,
+    arith.ExtUIOp: llvm.ZExtOp,
+    arith.TruncIOp: llvm.TruncOp,
+    arith.ExtFOp: llvm.FPExtOp,
+    arith.TruncFOp: llvm.FPTruncOp,
+    arith.SIToFPOp: llvm.SIToFPOp,
+    arith.UIToFPOp: llvm_ops.UIToFPOp,
+    arith.FPToSIOp: llvm_ops.FPToSIOp,
+    arith.FPToUIOp: llvm_ops.FPToUIOp,
+}
+"""Casts that are one LLVM cast."""
+
+
+# --------------------------------------------------------------------------
+# Building blocks
+
+
+def _overflow(op: Operation) -> llvm.OverflowAttr:
+    attr = op.properties.get("overflowFlags")
+    if isinstance(attr, arith.IntegerOverflowAttr):
+        return llvm.OverflowAttr(tuple(llvm.OverflowFlag(f.value) for f in attr.data))
+    return llvm.OverflowAttr(None)
+
+
+def _integer_binary(op: Operation, lhs: SSAValue, rhs: SSAValue) -> Operation:
+    target = INTEGER_BINARY[type(op)]
+    if issubclass(target, llvm.ArithmeticBinOpOverflow):
+        return target(lhs, rhs, overflow=_overflow(op))
+    return target(lhs, rhs)  # pyright: ignore[reportCallIssue]
+
+
+def _extended_product(
+    b: Builder, lhs: SSAValue, rhs: SSAValue, signed: bool
+) -> tuple[SSAValue, SSAValue]:
+    """The low and high halves of the product in twice the width."""
+    assert isinstance(lhs.type, IntegerType)
+    width = lhs.type.width.data
+    wide = IntegerType(2 * width)
+    extend = llvm.SExtOp if signed else llvm.ZExtOp
+    product = b.add(llvm.MulOp(b.add(extend(lhs, wide)), b.add(extend(rhs, wide))))
+    low = b.add(llvm.TruncOp(product, lhs.type))
+    shifted = b.add(llvm.LShrOp(product, b.constant(width, wide)))
+    high = b.add(llvm.TruncOp(shifted, lhs.type))
+    return low, high
+
+
+EXPANSIONS: dict[
+    type[Operation], Callable[[Operation, Builder, list[SSAValue]], list[SSAValue]]
+] = {
+    arith.CeilDivSIOp: lambda op, b, x: [signed_quotient(b, *x, round_up=True)],
+    arith.FloorDivSIOp: lambda op, b, x: [signed_quotient(b, *x, round_up=False)],
+    arith.CeilDivUIOp: lambda op, b, x: [ceil_unsigned_quotient(b, *x)],
+    arith.MulSIExtendedOp: lambda op, b, x: list(_extended_product(b, *x, True)),
+    arith.MulUIExtendedOp: lambda op, b, x: list(_extended_product(b, *x, False)),
+    arith.AddUIExtendedOp: lambda op, b, x: _add_extended(b, *x),
+}
+"""Ops that become several LLVM ops: (op, builder, converted operands) ->
+converted results."""
+
+
+def _add_extended(b: Builder, lhs: SSAValue, rhs: SSAValue) -> list[SSAValue]:
+    total = b.add(llvm.AddOp(lhs, rhs))
+    return [total, b.icmp("ult", total, lhs)]
+
+
+# --------------------------------------------------------------------------
+# Patterns
+
+
+def _replace(
+    op: Operation, b: Builder, results: Sequence[SSAValue], rewriter: PatternRewriter
+) -> None:
+    replace_with_llvm(op, b.ops, list(results), rewriter)
+
+
+class ConstantToLLVM(RewritePattern):
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: arith.ConstantOp, rewriter: PatternRewriter):
+        type_ = convert_type(op.result.type)
+        value = op.value
+        if isinstance(value, IntegerAttr):
+            assert isinstance(type_, IntegerType)
+            value = IntegerAttr(value.value.data, type_, truncate_bits=True)
+        assert isinstance(value, IntegerAttr | FloatAttr)
+        b = Builder()
+        _replace(op, b, [b.add(llvm.ConstantOp(value, type_))], rewriter)
+
+
+class OneToOneToLLVM(RewritePattern):
+    """The ops of the tables above, and the expansions."""
+
+    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
+        kind = type(op)
+        if not (
+            kind in INTEGER_BINARY
+            or kind in FLOAT_BINARY
+            or kind in CASTS
+            or kind in EXPANSIONS
+            or kind is arith.NegfOp
+        ):
+            return
+        operands = operands_to_llvm(op, rewriter)
+        b = Builder()
+        if kind in INTEGER_BINARY:
+            results = [b.add(_integer_binary(op, *operands))]
+        elif kind in FLOAT_BINARY:
+            target = FLOAT_BINARY[kind]
+            results = [b.add(target(*operands, llvm_fastmath(op)))]  # pyright: ignore
+        elif kind is arith.NegfOp:
+            results = [b.add(llvm.FNegOp(operands[0], llvm_fastmath(op)))]
+        elif kind in CASTS:
+            target_type = convert_type(op.results[0].type)
+            results = [b.add(CASTS[kind](operands[0], target_type))]  # pyright: ignore
+        else:
+            results = EXPANSIONS[kind](op, b, operands)
+        _replace(op, b, results, rewriter)
+
+
+class CmpiToLLVM(RewritePattern):
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: arith.CmpiOp, rewriter: PatternRewriter):
+        lhs, rhs = operands_to_llvm(op, rewriter)
+        predicate = arith.CMPI_COMPARISON_OPERATIONS[op.predicate.value.data]
+        b = Builder()
+        _replace(op, b, [b.icmp(predicate, lhs, rhs)], rewriter)
+
+
+class CmpfToLLVM(RewritePattern):
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: arith.CmpfOp, rewriter: PatternRewriter):
+        lhs, rhs = operands_to_llvm(op, rewriter)
+        predicate = arith.CMPF_COMPARISON_OPERATIONS[op.predicate.value.data]
+        if predicate in ("false", "true"):
+            predicate = "_" + predicate
+        b = Builder()
+        _replace(op, b, [b.add(llvm.FCmpOp(lhs, rhs, predicate))], rewriter)
+
+
+class SelectToLLVM(RewritePattern):
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: arith.SelectOp, rewriter: PatternRewriter):
+        cond, lhs, rhs = operands_to_llvm(op, rewriter)
+        b = Builder()
+        _replace(op, b, [b.add(llvm.SelectOp(cond, lhs, rhs))], rewriter)
+
+
+class IndexCastToLLVM(RewritePattern):
+    """`index_cast`: index is i64, so sign-extend, truncate or nothing."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: arith.IndexCastOp, rewriter: PatternRewriter):
+        (value,) = operands_to_llvm(op, rewriter)
+        b = Builder()
+        target = convert_type(op.result.type)
+        _replace(op, b, [resize_integer(b, value, target, signed=True)], rewriter)
+
+
+class BitcastToLLVM(RewritePattern):
+    """Between an integer and a float of one width: `llvm.bitcast`; between
+    `index` and i64 (or a type and itself): nothing."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: arith.BitcastOp, rewriter: PatternRewriter):
+        (value,) = operands_to_llvm(op, rewriter)
+        target = convert_type(op.result.type)
+        b = Builder()
+        result = value if value.type == target else b.add(llvm.BitcastOp(value, target))
+        _replace(op, b, [result], rewriter)
+
+
+PATTERNS: tuple[RewritePattern, ...] = (
+    ConstantToLLVM(),
+    OneToOneToLLVM(),
+    CmpiToLLVM(),
+    CmpfToLLVM(),
+    SelectToLLVM(),
+    IndexCastToLLVM(),
+    BitcastToLLVM(),
+)
+
+CONVERTED: frozenset[type[Operation]] = frozenset(
+    {
+        *INTEGER_BINARY,
+        *FLOAT_BINARY,
+        *CASTS,
+        *EXPANSIONS,
+        arith.NegfOp,
+        arith.ConstantOp,
+        arith.CmpiOp,
+        arith.CmpfOp,
+        arith.SelectOp,
+        arith.IndexCastOp,
+        arith.BitcastOp,
+    }
+)
+"""Every arith op this pass converts."""
+
+
+def why_not_converted(op: Operation) -> str | None:
+    """Why `op` (an arith op) cannot be converted, or None."""
+    if type(op) not in CONVERTED:
+        return "has no lowering to the llvm dialect"
+    if isinstance(op, arith.SelectOp):
+        if not is_scalar(op.cond.type):
+            return f"a condition of type {op.cond.type} is not supported (only i1)"
+        type_ = op.result.type
+        if not (is_scalar(type_) or isinstance(type_, MemRefType)):
+            return (
+                f"selecting values of type {type_} is not supported "
+                "(only scalars and ranked memrefs)"
+            )
+        return None
+    if isinstance(op, arith.ConstantOp) and not isinstance(
+        op.value, IntegerAttr | FloatAttr
+    ):
+        return f"a {op.value.name} value is not supported (only scalar constants)"
+    reason = non_scalar_types(op)
+    if reason is not None:
+        return reason
+    if isinstance(op, arith.BitcastOp):
+        source, target = convert_type(op.input.type), convert_type(op.result.type)
+        if source != target and (
+            isinstance(source, AnyFloat) == isinstance(target, AnyFloat)
+        ):
+            return f"no bitcast between {op.input.type} and {op.result.type}"
+    return None
+
+
+@dataclass(frozen=True)
+class ConvertArithToLLVMPass(ModulePass):
+    """Convert `arith` ops on scalars to the `llvm` dialect (see the module
+    docstring)."""
+
+    name = "convert-arith-to-llvm"
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        run_conversion(self.name, op, "arith.", why_not_converted, PATTERNS)
