@@ -588,6 +588,81 @@ def _rename_defined_functions(module: ModuleOp) -> None:
                 op.global_name = SymbolRefAttr(DEFINED_PREFIX + target)
 
 
+RUNTIME_MALLOC = "_lx_malloc"
+"""What the compiled code's `malloc` calls are routed to (see below)."""
+
+HUGE_PAGE_THRESHOLD = (32 << 20) + 1
+"""Buffers at least this large are advised for transparent huge pages: those
+larger than glibc's largest mmap threshold (32 MiB), which `malloc` maps
+afresh, and the kernel faults in page by page, on every call. Smaller ones
+are reused from malloc's heap after the first call, with no faults."""
+
+HUGE_PAGE = 2 << 20
+MADV_HUGEPAGE = 14
+
+
+def _route_malloc(module: ModuleOp) -> bool:
+    """Point the module's `malloc` calls at `_lx_malloc` (defined by
+    `_define_runtime_malloc`); returns whether it calls `malloc` at all."""
+    found = False
+    for op in module.walk():
+        if isinstance(op, llvm.FuncOp) and op.sym_name.data == "malloc":
+            op.sym_name = StringAttr(RUNTIME_MALLOC)
+            found = True
+        elif (
+            isinstance(op, llvm.CallOp)
+            and op.callee is not None
+            and op.callee.string_value() == "malloc"
+        ):
+            op.callee = SymbolRefAttr(RUNTIME_MALLOC)
+    return found
+
+
+def _define_runtime_malloc(llvm_module: Any) -> None:
+    """`_lx_malloc(size)`: `malloc` for small buffers; for large ones
+    (`HUGE_PAGE_THRESHOLD`) `posix_memalign` at 2 MiB and `madvise(...,
+    MADV_HUGEPAGE)`, as numpy does for its own large arrays. Freed with
+    `free` either way. A 64 MiB result then costs 32 page faults instead of
+    16384, which otherwise dominate an elementwise kernel (3x its time)."""
+    from llvmlite import ir
+
+    pointer = ir.PointerType()
+    i32, i64 = ir.IntType(32), ir.IntType(64)
+
+    def declared(name: str, type_: ir.FunctionType) -> Any:
+        if name in llvm_module.globals:
+            return llvm_module.get_global(name)
+        return ir.Function(llvm_module, type_, name=name)
+
+    malloc = declared("malloc", ir.FunctionType(pointer, [i64]))
+    memalign = declared("posix_memalign", ir.FunctionType(i32, [pointer, i64, i64]))
+    madvise = declared("madvise", ir.FunctionType(i32, [pointer, i64, i32]))
+    function = llvm_module.get_global(RUNTIME_MALLOC)
+    (size,) = function.args
+    entry = function.append_basic_block("entry")
+    small = function.append_basic_block("small")
+    large = function.append_basic_block("large")
+    advise = function.append_basic_block("advise")
+    failed = function.append_basic_block("failed")
+    builder = ir.IRBuilder(entry)
+    slot = builder.alloca(pointer)
+    is_large = builder.icmp_unsigned(">=", size, ir.Constant(i64, HUGE_PAGE_THRESHOLD))
+    builder.cbranch(is_large, large, small)
+    builder.position_at_end(small)
+    builder.ret(builder.call(malloc, [size]))
+    builder.position_at_end(large)
+    status = builder.call(memalign, [slot, ir.Constant(i64, HUGE_PAGE), size])
+    builder.cbranch(
+        builder.icmp_signed("==", status, ir.Constant(i32, 0)), advise, failed
+    )
+    builder.position_at_end(advise)
+    buffer = builder.load(slot, typ=pointer)
+    builder.call(madvise, [buffer, size, ir.Constant(i32, MADV_HUGEPAGE)])
+    builder.ret(buffer)
+    builder.position_at_end(failed)
+    builder.ret(ir.Constant(pointer, None))
+
+
 CLOCK_MONOTONIC = 1
 """Linux's clock id for `clock_gettime`, which the entry points time with."""
 
@@ -687,11 +762,14 @@ def compile_module(
     from xdsl.backend.llvm.convert import convert_module
 
     _rename_defined_functions(work)
+    calls_malloc = _route_malloc(work)
     try:
         llvm_module = convert_module(work, fallback_target_triple=None)
     except (NotImplementedError, Exception) as error:
         raise JitError(f"cannot translate to LLVM IR: {error}") from error
     _add_packed_entry_points(llvm_module, list(signatures))
+    if calls_malloc:
+        _define_runtime_malloc(llvm_module)
     llvm_ir = str(llvm_module)
     times.translation = time.perf_counter() - start
 

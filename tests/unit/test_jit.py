@@ -18,7 +18,14 @@ import pytest
 
 from helpers import REPO, parse_module
 from linalg_ext.dialect import LinalgExt
-from linalg_ext.jit import TRACKER, JitError, compile_module, run_function
+from linalg_ext.jit import (
+    HUGE_PAGE,
+    HUGE_PAGE_THRESHOLD,
+    TRACKER,
+    JitError,
+    compile_module,
+    run_function,
+)
 from linalg_ext.running import run_function as interpret
 from linalg_ext.tools.check import check_module
 
@@ -344,3 +351,15 @@ def test_the_call_is_timed_in_machine_code():
     function(x, np.zeros_like(x), 2.0)
     wall = time.perf_counter() - start
     assert 0 < function.last_call_seconds <= wall
+
+
+def test_large_buffers_come_from_the_huge_page_allocator():
+    # Above glibc's largest mmap threshold, `_lx_malloc` allocates 2 MiB
+    # aligned (and advises huge pages); the buffer is still freed by `free`.
+    compiled = compile_module(parse_module(RETURNS))
+    n = (HUGE_PAGE_THRESHOLD // 8) + 1
+    fresh = compiled["fresh"](n)
+    assert fresh.__array_interface__["data"][0] % HUGE_PAGE == 0
+    assert fresh[0] == 0 and fresh[-1] == n - 1
+    del fresh
+    gc.collect()
