@@ -208,13 +208,14 @@ class MemRefDescriptor:
         return op.results[0]
 
 
-def to_llvm(
-    value: SSAValue, where: InsertPoint, rewriter: PatternRewriter | None = None
+def _cast(
+    value: SSAValue,
+    target: Attribute,
+    where: InsertPoint,
+    rewriter: PatternRewriter | None,
 ) -> SSAValue:
-    """`value` in its LLVM type: itself when already of that type, the input
-    of the cast that produced it from a converted value, or a new
-    `unrealized_conversion_cast` inserted at `where`."""
-    target = convert_type(value.type)
+    """`value` as `target`: itself, the input of the cast that made it from a
+    `target` value, or a new `unrealized_conversion_cast` at `where`."""
     if value.type == target:
         return value
     owner = value.owner
@@ -229,26 +230,21 @@ def to_llvm(
     return cast.results[0]
 
 
+def to_llvm(
+    value: SSAValue, where: InsertPoint, rewriter: PatternRewriter | None = None
+) -> SSAValue:
+    """`value` in its LLVM type (a cast at `where` where one is needed)."""
+    return _cast(value, convert_type(value.type), where, rewriter)
+
+
 def from_llvm(
     value: SSAValue,
     original_type: Attribute,
     where: InsertPoint,
     rewriter: PatternRewriter | None = None,
 ) -> SSAValue:
-    """A converted `value` seen as `original_type` again (a cast, unless the
-    types already agree)."""
-    if value.type == original_type:
-        return value
-    owner = value.owner
-    if (
-        isinstance(owner, UnrealizedConversionCastOp)
-        and len(owner.inputs) == 1
-        and owner.inputs[0].type == original_type
-    ):
-        return owner.inputs[0]
-    cast = UnrealizedConversionCastOp.get([value], [original_type])
-    _insert(rewriter, cast, where)
-    return cast.results[0]
+    """A converted `value` seen as `original_type` again."""
+    return _cast(value, original_type, where, rewriter)
 
 
 def operands_to_llvm(
