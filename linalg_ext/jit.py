@@ -76,8 +76,10 @@ from xdsl.ir import Attribute
 from xdsl.passes import PassPipeline
 from xdsl.utils.exceptions import DiagnosticException
 
+from linalg_ext.bufferization.layouts import row_major_strides
+from linalg_ext.context import make_context
 from linalg_ext.running import FunctionRun
-from linalg_ext.semantics.arrays import numpy_dtype
+from linalg_ext.semantics.arrays import is_i1, numpy_dtype
 
 BUFFERIZATION = (
     "one-shot-bufferize{bufferize-function-boundaries=true "
@@ -255,14 +257,6 @@ class _OwnedBuffer:
 # Compiled functions
 
 
-def _is_i1(type_: Attribute) -> bool:
-    return isinstance(type_, IntegerType) and type_.width.data == 1
-
-
-def _element_dtype(element: Attribute) -> np.dtype:
-    return numpy_dtype(element)
-
-
 def _strides_checker(what: str, type_: MemRefType) -> Callable[..., int]:
     """For a memref type: (shape, strides in elements) -> the descriptor
     offset, after checking the array fits the layout: an identity layout
@@ -282,15 +276,7 @@ def _strides_checker(what: str, type_: MemRefType) -> Callable[..., int]:
         raise JitError(f"{what}: layout {layout} is not supported")
 
     def check(shape: Sequence[int], strides: Sequence[int]) -> int:
-        if static is None:
-            expected: list[int | None] = []
-            running = 1
-            for extent in reversed(shape):
-                expected.append(running)
-                running *= extent
-            expected.reverse()
-        else:
-            expected = list(static)
+        expected = row_major_strides(shape) if static is None else static
         for extent, want, have in zip(shape, expected, strides, strict=True):
             if extent > 1 and want is not None and want != have:
                 raise JitError(
@@ -310,8 +296,8 @@ def _argument_converter(
     or None), with the checks of `type_` prepared once."""
     if isinstance(type_, MemRefType):
         element = type_.get_element_type()
-        dtype = _element_dtype(element)
-        accepted = {dtype, np.dtype(np.bool_)} if _is_i1(element) else {dtype}
+        dtype = numpy_dtype(element)
+        accepted = {dtype, np.dtype(np.bool_)} if is_i1(element) else {dtype}
         static_shape = type_.get_shape()
         check_layout = _strides_checker(what, type_)
 
@@ -452,7 +438,7 @@ class JitFunction:
                 value = value.value
             return value
         rank = len(type_.get_shape())
-        dtype = _element_dtype(type_.get_element_type())
+        dtype = numpy_dtype(type_.get_element_type())
         allocated = value.f0 or 0
         aligned = value.f1 or 0
         offset = value.f2
@@ -545,7 +531,6 @@ def _mark_tensor_arguments_read_only(module: ModuleOp) -> None:
 
 
 def _apply(pipeline: str, module: ModuleOp) -> None:
-    from linalg_ext.context import make_context
     from linalg_ext.tools.check import parse_pipeline
 
     PassPipeline(tuple(parse_pipeline(pipeline).passes)).apply(make_context(), module)
@@ -753,7 +738,7 @@ def compile_module(
     from linalg_ext.passes.lower_to_llvm import LowerToLLVMPass
 
     try:
-        LowerToLLVMPass(use_generic_functions=track_memory).apply(_context(), work)
+        LowerToLLVMPass(use_generic_functions=track_memory).apply(make_context(), work)
     except DiagnosticException as error:
         raise JitError(str(error)) from error
     times.lowering = time.perf_counter() - start
@@ -818,12 +803,6 @@ def compile_module(
     return JitModule(functions, times, llvm_ir, track_memory, engine)
 
 
-def _context():
-    from linalg_ext.context import make_context
-
-    return make_context()
-
-
 def run_function(compiled: JitModule, name: str, inputs: Sequence[Any]) -> FunctionRun:
     """Call `@name` like `linalg_ext.running.run_function` does on the
     interpreter: results as numpy arrays or Python scalars, the arguments as
@@ -845,9 +824,9 @@ def run_function(compiled: JitModule, name: str, inputs: Sequence[Any]) -> Funct
             if pointer not in before and pointer not in returned:
                 leaks.append(f"{size} bytes allocated by the compiled @{name}")
     return FunctionRun(
+        # Copies, as the interpreter's runs give: independent of the arguments.
         results=[
-            _python_result(r, t)
-            for r, t in zip(results, function.result_types, strict=True)
+            np.array(r, copy=True) if isinstance(r, np.ndarray) else r for r in results
         ],
         arguments=[
             np.array(p, copy=True) if isinstance(p, np.ndarray) else p for p in passed
@@ -863,9 +842,3 @@ def _base_pointer(array: np.ndarray) -> int | None:
     if isinstance(base, _ArrayInterface) and isinstance(base.owner, _OwnedBuffer):
         return base.owner.pointer
     return None
-
-
-def _python_result(value: Any, type_: Attribute) -> Any:
-    if isinstance(value, np.ndarray):
-        return np.array(value, copy=True)
-    return value

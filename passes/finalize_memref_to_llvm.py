@@ -100,6 +100,7 @@ from linalg_ext.lowering.memref_ops import (
     split_block_before,
     static_contiguity,
 )
+from linalg_ext.transforms.module_contents import replace_module_contents
 
 PASS_NAME = "finalize-memref-to-llvm"
 
@@ -931,8 +932,4 @@ class FinalizeMemRefToLLVMPass(ModulePass):
             # What `_first_refusal` let through and the lowering could not
             # do after all; the original module is untouched.
             raise PassFailedException(f"{self.name}: {error}") from None
-        for old in list(op.body.block.ops):
-            Rewriter.erase_op(old, safe_erase=False)
-        for new in list(work.body.block.ops):
-            new.detach()
-            op.body.block.add_op(new)
+        replace_module_contents(op, work)

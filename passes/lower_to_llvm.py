@@ -24,8 +24,9 @@ from dataclasses import dataclass
 from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp, UnrealizedConversionCastOp
 from xdsl.passes import ModulePass
-from xdsl.rewriter import Rewriter
 from xdsl.utils.exceptions import PassFailedException
+
+from linalg_ext.transforms.module_contents import replace_module_contents
 
 LOWERING_STEPS = (
     "convert-linalg-ext-to-loops",
@@ -109,8 +110,4 @@ class LowerToLLVMPass(ModulePass):
                 "(no step of the pipeline converts it)"
             )
         lowered.verify()
-        for old in list(op.body.block.ops):
-            Rewriter.erase_op(old, safe_erase=False)
-        for new in list(lowered.body.block.ops):
-            new.detach()
-            op.body.block.add_op(new)
+        replace_module_contents(op, lowered)

@@ -13,7 +13,6 @@ from dataclasses import dataclass
 from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.passes import ModulePass
-from xdsl.rewriter import Rewriter
 from xdsl.utils.exceptions import PassFailedException
 
 from linalg_ext.bufferization import (
@@ -21,6 +20,7 @@ from linalg_ext.bufferization import (
     BufferizationOptions,
     bufferize_module,
 )
+from linalg_ext.transforms.module_contents import replace_module_contents
 
 
 @dataclass(frozen=True)
@@ -88,8 +88,4 @@ class OneShotBufferizePass(ModulePass):
             bufferize_module(work, options)
         except BufferizationError as error:
             raise PassFailedException(f"{self.name}: {error}") from None
-        for old in list(op.body.block.ops):
-            Rewriter.erase_op(old, safe_erase=False)
-        for new in list(work.body.block.ops):
-            new.detach()
-            op.body.block.add_op(new)
+        replace_module_contents(op, work)

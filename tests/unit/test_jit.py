@@ -15,8 +15,9 @@ import time
 
 import numpy as np
 import pytest
+from test_pass_meaning import ALSO_JIT, JIT_ONLY, PASS_TESTS
 
-from helpers import REPO, parse_module
+from helpers import parse_module
 from linalg_ext.dialect import LinalgExt
 from linalg_ext.jit import (
     HUGE_PAGE,
@@ -29,20 +30,7 @@ from linalg_ext.jit import (
 from linalg_ext.running import run_function as interpret
 from linalg_ext.tools.check import check_module
 
-PASS_TESTS = REPO / "tests" / "filecheck" / "passes"
-JIT_CHECKED_DIRS = (
-    "convert-linalg-ext-to-loops",
-    "convert-linalg-to-loops",
-    "lower-affine",
-    "convert-scf-to-cf",
-    "convert-arith-to-llvm",
-    "convert-cf-to-llvm",
-    "convert-func-to-llvm",
-    "convert-index-to-llvm",
-    "convert-math-to-llvm",
-    "finalize-memref-to-llvm",
-    "lower-to-llvm",
-)
+JIT_CHECKED_DIRS = sorted(JIT_ONLY | ALSO_JIT)
 
 UPSTREAM_FAMILIES = {
     # linalg
