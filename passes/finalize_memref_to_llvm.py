@@ -377,6 +377,24 @@ def _memref(value: SSAValue, emitter: Emitter, lazy: bool = False) -> StridedMem
     return memref_value
 
 
+def _replace_with_view(
+    op: Operation,
+    source: StridedMemRef,
+    offset: Index,
+    sizes: Sequence[Index],
+    strides: Sequence[Index],
+    emitter: Emitter,
+    rewriter: PatternRewriter,
+) -> None:
+    """Replace `op` by a descriptor of `source`'s buffer (same allocated and
+    aligned pointers) with these offset, sizes and strides: what every view
+    op lowers to."""
+    descriptor = build_descriptor(
+        emitter, source.allocated_ptr(), source.aligned_ptr(), offset, sizes, strides
+    )
+    replace_with_llvm(op, [], [descriptor], rewriter)
+
+
 def _mixed(
     static: DenseArrayBase, dynamic: Sequence[SSAValue], emitter: Emitter
 ) -> list[Index]:
@@ -571,15 +589,15 @@ class LowerSubview(_Pattern):
             else emitter.mul(source.stride(d), steps[d])
             for i, d in enumerate(kept)
         ]
-        descriptor = build_descriptor(
-            emitter,
-            source.allocated_ptr(),
-            source.aligned_ptr(),
+        _replace_with_view(
+            op,
+            source,
             offset,
             new_sizes,
             new_strides,
+            emitter,
+            rewriter,
         )
-        replace_with_llvm(op, [], [descriptor], rewriter)
 
 
 class LowerReinterpretCast(_Pattern):
@@ -595,15 +613,15 @@ class LowerReinterpretCast(_Pattern):
         (offset,) = _mixed(op.static_offsets, op.offsets, emitter)
         sizes = _mixed(op.static_sizes, op.sizes, emitter)
         strides = _mixed(op.static_strides, op.strides, emitter)
-        descriptor = build_descriptor(
-            emitter,
-            source.allocated_ptr(),
-            source.aligned_ptr(),
+        _replace_with_view(
+            op,
+            source,
             _known(static_offset, offset),
             [_known(s, v) for s, v in zip(result_type.get_shape(), sizes, strict=True)],
             [_known(s, v) for s, v in zip(static_strides, strides, strict=True)],
+            emitter,
+            rewriter,
         )
-        replace_with_llvm(op, [], [descriptor], rewriter)
 
 
 def _groups(reassociation: Attribute) -> list[list[int]]:
@@ -637,15 +655,15 @@ class LowerExpandShape(_Pattern):
                 strides[dim] = running
                 if dim != group[0]:
                     running = emitter.mul(running, sizes[dim])
-        descriptor = build_descriptor(
-            emitter,
-            source.allocated_ptr(),
-            source.aligned_ptr(),
+        _replace_with_view(
+            op,
+            source,
             _known(static_offset, source.offset()),
             sizes,
             strides,
+            emitter,
+            rewriter,
         )
-        replace_with_llvm(op, [], [descriptor], rewriter)
 
 
 class LowerCollapseShape(_Pattern):
@@ -679,15 +697,15 @@ class LowerCollapseShape(_Pattern):
                     emitter.compare("eq", size, 1), stride, source.stride(d)
                 )
             strides.append(stride)
-        descriptor = build_descriptor(
-            emitter,
-            source.allocated_ptr(),
-            source.aligned_ptr(),
+        _replace_with_view(
+            op,
+            source,
             _known(static_offset, source.offset()),
             sizes,
             strides,
+            emitter,
+            rewriter,
         )
-        replace_with_llvm(op, [], [descriptor], rewriter)
 
 
 class LowerView(_Pattern):
