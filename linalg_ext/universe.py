@@ -2,27 +2,60 @@
 
 `pyproject.toml` names `LINALG_EXT_UNIVERSE` under the `xdsl.universe` entry
 point, so the stock `xdsl-opt` of an environment where the package is
-installed parses `linalg_ext` ops and offers our passes under `-p`. Loading is
-lazy: nothing here is imported until xDSL asks for that dialect or pass.
+installed parses `linalg_ext` ops and offers our passes under `-p`.
+
+Installing the package changes nothing for those who do not use it: this
+module imports no dialect and patches nothing, so `xdsl-opt` starts as fast as
+without us and treats IR that uses neither our dialects nor our passes exactly
+as plain xDSL does. Our fixes to xDSL (`linalg_ext.compat`) are applied when
+`xdsl-opt` first loads the `linalg_ext` dialect or one of our passes.
 """
 
 from __future__ import annotations
 
+import sys
+from collections.abc import Callable
+
+from xdsl.context import Context
 from xdsl.ir import Dialect
+from xdsl.passes import ModulePass
 from xdsl.universe import Universe
 
-from linalg_ext import compat
-from linalg_ext.compat import pass_names  # noqa: F401 (compat.pass_names)
 from linalg_ext.passes import ALL_PASSES
 
-# xdsl-opt loads this module before it parses anything: the right moment to
-# add to xDSL's dialects what they lack.
-compat.install()
-# Our passes that carry the name of a narrower xDSL pass replace it.
-compat.pass_names.withdraw_xdsl_passes(ALL_PASSES)
+_CALLER_FRAMES_SEARCHED = 6
+
+
+def _calling_context() -> Context | None:
+    """The `Context` whose lazy loading called one of our loaders, if any.
+
+    xDSL hands a universe loader no context (gap in xDSL 0.74: loaders are
+    plain functions). `Context.load_registered_dialect` (dialects) and
+    `xDSLOptMain` (passes, through `self.ctx`) are a few frames up; finding
+    them lets `compat.install` give that context the ops it added to dialects
+    the context loaded before ours (a `linalg.` op seen before the first
+    `linalg_ext.` op)."""
+    frame = sys._getframe(2)  # pyright: ignore[reportPrivateUsage]
+    for _ in range(_CALLER_FRAMES_SEARCHED):
+        if frame is None:
+            return None
+        owner = frame.f_locals.get("self")
+        if isinstance(owner, Context):
+            return owner
+        if isinstance(getattr(owner, "ctx", None), Context):
+            return owner.ctx  # pyright: ignore[reportOptionalMemberAccess]
+        frame = frame.f_back
+    return None
+
+
+def _activate_compat() -> None:
+    from linalg_ext import compat
+
+    compat.install(_calling_context())
 
 
 def _linalg_ext_dialect() -> Dialect:
+    _activate_compat()
     from linalg_ext.dialect import LinalgExt
 
     return LinalgExt
@@ -30,12 +63,27 @@ def _linalg_ext_dialect() -> Dialect:
 
 def _index_dialect() -> Dialect:
     # xDSL 0.74 has no `index` dialect: ours, with upstream's names and syntax.
+    # Self-contained: loading it needs none of the fixes to xDSL's dialects.
     from linalg_ext.compat.index_ops import Index
 
     return Index
 
 
-ALL_DIALECTS = {"index": _index_dialect, "linalg_ext": _linalg_ext_dialect}
+def _activating(load_pass: Callable[[], type[ModulePass]]):
+    def load() -> type[ModulePass]:
+        _activate_compat()
+        return load_pass()
+
+    return load
+
+
+ALL_DIALECTS: dict[str, Callable[[], Dialect]] = {
+    "index": _index_dialect,
+    "linalg_ext": _linalg_ext_dialect,
+}
 """Dialect name -> loader, for every dialect this package defines."""
 
-LINALG_EXT_UNIVERSE = Universe(all_dialects=ALL_DIALECTS, all_passes=ALL_PASSES)
+LINALG_EXT_UNIVERSE = Universe(
+    all_dialects=ALL_DIALECTS,
+    all_passes={name: _activating(load) for name, load in ALL_PASSES.items()},
+)

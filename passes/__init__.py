@@ -5,10 +5,11 @@ This directory is installed as `linalg_ext.passes` (see setup.py).
 returning its `ModulePass` class; `linalg_ext.universe` hands it to xDSL. A
 pass registers itself by adding one entry here.
 
-Some passes carry the name of an xDSL pass they replace (xDSL's version
-covers less: `convert-linalg-to-loops`, `lower-affine`, `convert-scf-to-cf`);
-`linalg_ext.compat` withdraws xDSL's registration of those names so the stock
-`xdsl-opt` offers ours (see `compat.pass_names`).
+Three passes are upstream MLIR's full versions of passes xDSL 0.74 has in a
+narrower form (`convert-linalg-to-loops`, `lower-affine`, `convert-scf-to-cf`).
+Ours carry ByteIR's `-ext` suffix (`convert-linalg-to-loops-ext`, ...): xDSL's
+keep their names and their behaviour, so installing this package changes no
+xDSL pipeline.
 """
 
 from __future__ import annotations
@@ -128,11 +129,11 @@ ALL_PASSES: dict[str, Callable[[], type[ModulePass]]] = {
     "convert-func-to-llvm": _convert_func_to_llvm,
     "convert-index-to-llvm": _convert_index_to_llvm,
     "convert-linalg-ext-to-loops": _convert_linalg_ext_to_loops,
-    "convert-linalg-to-loops": _convert_linalg_to_loops,
+    "convert-linalg-to-loops-ext": _convert_linalg_to_loops,
     "convert-math-to-llvm": _convert_math_to_llvm,
-    "convert-scf-to-cf": _convert_scf_to_cf,
+    "convert-scf-to-cf-ext": _convert_scf_to_cf,
     "finalize-memref-to-llvm": _finalize_memref_to_llvm,
-    "lower-affine": _lower_affine,
+    "lower-affine-ext": _lower_affine,
     "lower-to-llvm": _lower_to_llvm,
     "buffer-deallocation-pipeline": _buffer_deallocation,
     "eliminate-empty-tensors": _eliminate_empty_tensors,

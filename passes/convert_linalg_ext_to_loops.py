@@ -39,9 +39,9 @@ from xdsl.pattern_rewriter import (
     RewritePattern,
     op_type_rewrite_pattern,
 )
-from xdsl.utils.exceptions import PassFailedException
 
 from linalg_ext import dialect as le
+from linalg_ext.diagnostics import OpPassFailed
 from linalg_ext.lowering.linalg_ext_loops import (
     LOWERINGS,
     lower_to_loops,
@@ -66,14 +66,14 @@ class ForwardAlias(RewritePattern):
         rewriter.replace(op, [], [op.operand])
 
 
-def _problems(module: ModuleOp) -> list[str]:
-    """One line per op the pass cannot lower, naming the op."""
-    problems: list[str] = []
+def _problems(module: ModuleOp) -> list[tuple[Operation, str]]:
+    """Each op the pass cannot lower, with one line naming it and why."""
+    problems: list[tuple[Operation, str]] = []
     for op in module.walk():
         if not isinstance(op, (*LOWERINGS, le.AliasOp)):
             continue
         if (reason := lowering_problem(op)) is not None:
-            problems.append(f"'{op.name}': {reason}")
+            problems.append((op, f"'{op.name}': {reason}"))
     return problems
 
 
@@ -90,7 +90,10 @@ class ConvertLinalgExtToLoopsPass(ModulePass):
         # leaves the module as it was.
         problems = _problems(op)
         if problems:
-            raise PassFailedException(f"{self.name}: " + "; ".join(problems))
+            raise OpPassFailed(
+                f"{self.name}: " + "; ".join(text for _, text in problems),
+                problems[0][0],
+            )
         # No dead-code elimination: the program's own dead ops are not ours
         # to remove.
         PatternRewriteWalker(

@@ -1,4 +1,4 @@
-"""`convert-linalg-to-loops`: every Linalg op on memrefs as `scf.for` loops.
+"""`convert-linalg-to-loops-ext`: every Linalg op on memrefs as `scf.for` loops.
 
 Replaces xDSL 0.74's pass of this name, which lowers only some ops and no
 `linalg.index`. A named op (`linalg.add`, `linalg.matmul`, `linalg.fill`,
@@ -58,8 +58,8 @@ from xdsl.pattern_rewriter import (
     RewritePattern,
 )
 from xdsl.rewriter import InsertPoint
-from xdsl.utils.exceptions import PassFailedException
 
+from linalg_ext.diagnostics import OpPassFailed
 from linalg_ext.lowering.loops import OpSink, build_loop_nest, memref_extent
 from linalg_ext.transforms.generalize import GENERALIZED_OPS, generalize
 
@@ -334,7 +334,7 @@ class ConvertLinalgToLoopsPass(ModulePass):
     """Lower every Linalg structured op on memrefs to `scf.for` loops with
     `memref.load`/`memref.store` (see the module docstring)."""
 
-    name = "convert-linalg-to-loops"
+    name = "convert-linalg-to-loops-ext"
 
     carry_accumulators: bool = True
     """Carry the output elements of innermost reduction loops that the
@@ -343,12 +343,15 @@ class ConvertLinalgToLoopsPass(ModulePass):
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         problems = [
-            problem
+            (target, problem)
             for target in op.walk()
             if is_lowered_here(target) and (problem := refusal(target)) is not None
         ]
         if problems:
-            raise PassFailedException(f"{self.name}: " + "; ".join(problems))
+            raise OpPassFailed(
+                f"{self.name}: " + "; ".join(text for _, text in problems),
+                problems[0][0],
+            )
         PatternRewriteWalker(
             LowerStructuredOpToLoops(self.carry_accumulators),
             apply_recursively=False,

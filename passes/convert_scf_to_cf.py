@@ -1,4 +1,4 @@
-"""`convert-scf-to-cf`: structured control flow as blocks and branches.
+"""`convert-scf-to-cf-ext`: structured control flow as blocks and branches.
 
 Replaces xDSL 0.74's pass of this name, which lowers `scf.if`, `scf.for`
 and `scf.index_switch` only (and the last into `cf.switch`, which neither
@@ -49,9 +49,9 @@ from xdsl.pattern_rewriter import (
 )
 from xdsl.rewriter import BlockInsertPoint, InsertPoint, Rewriter
 from xdsl.transforms.convert_scf_to_cf import ForLowering, IfLowering
-from xdsl.utils.exceptions import PassFailedException
 
 from linalg_ext.compat.forall_ops import ForallOp, InParallelOp
+from linalg_ext.diagnostics import OpPassFailed
 from linalg_ext.lowering.loops import OpSink, build_loop_nest
 
 # --------------------------------------------------------------------------
@@ -256,12 +256,17 @@ class ConvertScfToCfPass(ModulePass):
     """Lower every `scf` op (and `scf.forall`) to `cf` branches between
     blocks (see the module docstring)."""
 
-    name = "convert-scf-to-cf"
+    name = "convert-scf-to-cf-ext"
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        problems = [p for target in op.walk() if (p := refusal(target)) is not None]
+        problems = [
+            (target, p) for target in op.walk() if (p := refusal(target)) is not None
+        ]
         if problems:
-            raise PassFailedException(f"{self.name}: " + "; ".join(problems))
+            raise OpPassFailed(
+                f"{self.name}: " + "; ".join(text for _, text in problems),
+                problems[0][0],
+            )
         PatternRewriteWalker(
             GreedyRewritePatternApplier(
                 [ParallelToFor(), ForallToFor()], dce_enabled=False

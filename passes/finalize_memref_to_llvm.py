@@ -79,6 +79,7 @@ from xdsl.utils.exceptions import PassFailedException
 from linalg_ext.bufferization.layouts import row_major_strides as static_row_major
 from linalg_ext.bufferization.layouts import strides_and_offset
 from linalg_ext.compat.llvm_memory_ops import MemcpyOp
+from linalg_ext.diagnostics import OpPassFailed
 from linalg_ext.lowering.llvm_types import (
     INDEX_TYPE,
     POINTER,
@@ -223,18 +224,21 @@ def _check(op: Operation, module: ModuleOp) -> None:
             raise _Refusal(
                 f"'{op.name}': copying non-contiguous memrefs needs a loop, which "
                 f"cannot be built inside '{parent.name if parent else '?'}' (lower "
-                "its control flow first, e.g. convert-scf-to-cf)"
+                "its control flow first, e.g. convert-scf-to-cf-ext)"
             )
 
 
-def _first_refusal(module: ModuleOp, lowering: _Lowering) -> str | None:
+def _first_refusal(
+    module: ModuleOp, lowering: _Lowering
+) -> tuple[Operation, str] | None:
+    """The first memref op the pass refuses, and why."""
     for op in module.walk():
         if op.name.startswith("memref."):
             try:
                 _check(op, module)
                 _check_runtime_function(op, lowering, module)
             except _Refusal as refusal:
-                return str(refusal)
+                return op, str(refusal)
     return None
 
 
@@ -934,7 +938,7 @@ class FinalizeMemRefToLLVMPass(ModulePass):
         lowering = _Lowering(self.use_generic_functions, self.use_aligned_alloc)
         refusal = _first_refusal(op, lowering)
         if refusal is not None:
-            raise PassFailedException(f"{self.name}: {refusal}")
+            raise OpPassFailed(f"{self.name}: {refusal[1]}", refusal[0])
         # Work on a copy, so that a failure leaves the module unchanged.
         work = op.clone()
         try:

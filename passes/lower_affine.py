@@ -1,4 +1,4 @@
-"""`lower-affine`: the `affine` dialect as `arith`, `memref` and `scf` ops.
+"""`lower-affine-ext`: the `affine` dialect as `arith`, `memref` and `scf` ops.
 
 Replaces xDSL 0.74's pass of this name, which evaluates maps without their
 symbols, lowers `mod` as `arith.remsi` (negative for a negative dividend),
@@ -60,9 +60,9 @@ from xdsl.pattern_rewriter import (
     op_type_rewrite_pattern,
 )
 from xdsl.traits import IsTerminator
-from xdsl.utils.exceptions import PassFailedException
 
 from linalg_ext.compat.affine_ops import MaxOp
+from linalg_ext.diagnostics import OpPassFailed
 from linalg_ext.lowering.loops import OpSink
 
 # --------------------------------------------------------------------------
@@ -364,21 +364,20 @@ class LowerAffinePass(ModulePass):
     """Lower `affine` ops to `arith`, `memref` and `scf` (see the module
     docstring)."""
 
-    name = "lower-affine"
+    name = "lower-affine-ext"
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        refused = sorted(
-            {
-                target.name
-                for target in op.walk()
-                if target.dialect_name() == "affine"
-                and not isinstance(target, LOWERED_OPS)
-            }
-        )
-        if refused:
-            raise PassFailedException(
+        refused_ops = [
+            target
+            for target in op.walk()
+            if target.dialect_name() == "affine" and not isinstance(target, LOWERED_OPS)
+        ]
+        if refused_ops:
+            refused = sorted({target.name for target in refused_ops})
+            raise OpPassFailed(
                 f"{self.name}: "
-                + "; ".join(f"'{name}' is not supported" for name in refused)
+                + "; ".join(f"'{name}' is not supported" for name in refused),
+                refused_ops[0],
             )
         PatternRewriteWalker(
             GreedyRewritePatternApplier(

@@ -4,8 +4,8 @@ One pass that runs, in order, every lowering a bufferized program needs, so
 that `xdsl-opt -p lower-to-llvm` followed by `-t llvm` (or `linalg_ext.jit`)
 takes it to machine code without `mlir-opt`:
 
-    convert-linalg-ext-to-loops, convert-linalg-to-loops, lower-affine,
-    convert-scf-to-cf, convert-cf-to-llvm, convert-math-to-llvm,
+    convert-linalg-ext-to-loops, convert-linalg-to-loops-ext, lower-affine-ext,
+    convert-scf-to-cf-ext, convert-cf-to-llvm, convert-math-to-llvm,
     convert-arith-to-llvm, convert-index-to-llvm, finalize-memref-to-llvm,
     convert-func-to-llvm, reconcile-unrealized-casts
 
@@ -14,6 +14,10 @@ counterpart: finalize-memref-to-llvm computes the descriptors of views itself).
 Each step is the pass registered under that name, ours where we replace
 xDSL's. At the end every op must be an `llvm` op (or the module): the first
 one that is not is reported, naming it, and the module is left as it was.
+
+The pass is a `StagedPass`: `stages()` returns the steps as configured pass
+instances, the list `apply` runs and `linalg-ext-opt --print-between-passes`
+/ `--time-passes` show one by one.
 """
 
 from __future__ import annotations
@@ -23,16 +27,17 @@ from dataclasses import dataclass
 
 from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp, UnrealizedConversionCastOp
+from xdsl.ir import Operation
 from xdsl.passes import ModulePass
-from xdsl.utils.exceptions import PassFailedException
 
-from linalg_ext.transforms.module_contents import replace_module_contents
+from linalg_ext.diagnostics import OpPassFailed
+from linalg_ext.transforms.staged import StagedPass
 
 LOWERING_STEPS = (
     "convert-linalg-ext-to-loops",
-    "convert-linalg-to-loops",
-    "lower-affine",
-    "convert-scf-to-cf",
+    "convert-linalg-to-loops-ext",
+    "lower-affine-ext",
+    "convert-scf-to-cf-ext",
     "convert-cf-to-llvm",
     "convert-math-to-llvm",
     "convert-arith-to-llvm",
@@ -54,26 +59,26 @@ def _pass_class(name: str) -> type[ModulePass]:
     return loader()
 
 
-def _first_unlowered_op(module: ModuleOp) -> str | None:
-    """The first op left outside the llvm dialect, preferring a real op to
-    the cast that bridges to it (a cast is left only because of one)."""
-    casts: list[str] = []
+def _first_unlowered_op(module: ModuleOp) -> tuple[Operation, str] | None:
+    """The first op left outside the llvm dialect and how to name it,
+    preferring a real op to the cast that bridges to it (a cast is left only
+    because of one)."""
+    casts: list[tuple[Operation, str]] = []
     for op in module.walk():
         if op is module or op.name.startswith("llvm."):
             continue
         if isinstance(op, UnrealizedConversionCastOp):
             types = ", ".join(str(r.type) for r in op.results)
-            casts.append(f"{op.name}' to '{types}")
+            casts.append((op, f"{op.name}' to '{types}"))
             continue
-        return op.name
+        return op, op.name
     return casts[0] if casts else None
 
 
 @dataclass(frozen=True)
-class LowerToLLVMPass(ModulePass):
+class LowerToLLVMPass(StagedPass):
     """Lower a memref program (linalg, linalg_ext, scf, affine, cf, arith,
-    math, index, memref, func) to the `llvm` dialect; see the module
-    docstring for the steps."""
+    math, index, memref, func) to the llvm dialect, in stages."""
 
     name = "lower-to-llvm"
 
@@ -82,32 +87,36 @@ class LowerToLLVMPass(ModulePass):
     instead of `malloc`/`free` (finalize-memref-to-llvm's option of the same
     name): `linalg_ext.jit` binds them to functions that measure memory."""
 
-    def apply(self, ctx: Context, op: ModuleOp) -> None:
-        lowered = op.clone()
+    def stages(self) -> tuple[ModulePass, ...]:
+        """One pass per name of LOWERING_STEPS, with this pass's options."""
+        stages: list[ModulePass] = []
         for step in LOWERING_STEPS:
             pass_class = _pass_class(step)
             if step == "finalize-memref-to-llvm":
-                lowering = pass_class(  # pyright: ignore[reportCallIssue]
-                    use_generic_functions=self.use_generic_functions
+                stages.append(
+                    pass_class(  # pyright: ignore[reportCallIssue]
+                        use_generic_functions=self.use_generic_functions
+                    )
                 )
             else:
-                lowering = pass_class()
-            try:
-                with warnings.catch_warnings():
-                    # reconcile-unrealized-casts warns of casts it cannot
-                    # remove; the check below names the op that kept them.
-                    warnings.simplefilter("ignore", UserWarning)
-                    lowering.apply(ctx, lowered)
-            except PassFailedException as error:
-                message = str(error)
-                if not message.startswith(f"{step}:"):
-                    message = f"{step}: {message}"
-                raise PassFailedException(f"lower-to-llvm: {message}") from error
-        leftover = _first_unlowered_op(lowered)
+                stages.append(pass_class())
+        return tuple(stages)
+
+    def run_stage(self, ctx: Context, module: ModuleOp, stage: ModulePass) -> None:
+        with warnings.catch_warnings():
+            # reconcile-unrealized-casts warns of casts it cannot remove;
+            # `finish` names the op that kept them.
+            warnings.simplefilter("ignore", UserWarning)
+            super().run_stage(ctx, module, stage)
+
+    def finish(self, module: ModuleOp) -> None:
+        """Every op must now be an llvm op: name the first one that is not."""
+        leftover = _first_unlowered_op(module)
         if leftover is not None:
-            raise PassFailedException(
-                f"lower-to-llvm: '{leftover}' is not lowered to the llvm dialect "
-                "(no step of the pipeline converts it)"
+            op, name = leftover
+            raise OpPassFailed(
+                f"lower-to-llvm: '{name}' is not lowered to the llvm dialect "
+                "(no step of the pipeline converts it)",
+                op,
             )
-        lowered.verify()
-        replace_module_contents(op, lowered)
+        super().finish(module)

@@ -20,6 +20,7 @@ from linalg_ext.bufferization import (
     BufferizationOptions,
     bufferize_module,
 )
+from linalg_ext.diagnostics import OpPassFailed
 from linalg_ext.transforms.module_contents import replace_module_contents
 
 
@@ -77,6 +78,11 @@ class OneShotBufferizePass(ModulePass):
             buffer_alignment=self.buffer_alignment,
         )
 
+    def option_problems(self) -> list[str]:
+        """What is wrong with the option values, in words; `linalg-ext-opt`
+        asks before it runs anything."""
+        return self.options().problems()
+
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         options = self.options()
         problems = options.problems()
@@ -87,5 +93,5 @@ class OneShotBufferizePass(ModulePass):
         try:
             bufferize_module(work, options)
         except BufferizationError as error:
-            raise PassFailedException(f"{self.name}: {error}") from None
+            raise OpPassFailed(f"{self.name}: {error}", error.op) from None
         replace_module_contents(op, work)

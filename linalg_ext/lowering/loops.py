@@ -1,6 +1,6 @@
 """Building `scf.for` loop nests and the index values they need.
 
-The loop lowerings (`convert-linalg-to-loops`, and `convert-scf-to-cf` for
+The loop lowerings (`convert-linalg-to-loops-ext`, and `convert-scf-to-cf-ext` for
 `scf.parallel` / `scf.forall`) emit the same things: index constants, the
 extent of a memref dimension, perfect nests of `scf.for` with loop-carried
 values. Ops are appended to an `OpSink` (a detached block being filled)

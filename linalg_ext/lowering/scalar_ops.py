@@ -41,6 +41,7 @@ from xdsl.pattern_rewriter import (
 from xdsl.rewriter import InsertPoint, Rewriter
 from xdsl.utils.exceptions import PassFailedException
 
+from linalg_ext.diagnostics import OpPassFailed
 from linalg_ext.lowering.llvm_types import LoweringError, convert_type
 
 Check = Callable[[Operation], str | None]
@@ -132,7 +133,7 @@ def check_ops(
         if name.startswith(prefixes):
             reason = check(op)
             if reason is not None:
-                raise PassFailedException(f"{pass_name}: '{name}': {reason}")
+                raise OpPassFailed(f"{pass_name}: '{name}': {reason}", op)
             found.append(op)
     return found
 

@@ -1,1 +1,2 @@
-"""Command-line tools: `linalg-ext-run` and `linalg-ext-check`."""
+"""Command-line tools: `linalg-ext-opt` (the driver), `linalg-ext-run` and
+`linalg-ext-check`."""

@@ -332,15 +332,11 @@ def test_check_leak_verdicts_list_every_leak():
 def test_check_command_line_allow_leaks(tmp_path, capsys, monkeypatch):
     path = tmp_path / "freed.mlir"
     path.write_text(FREED)
-    from linalg_ext.passes import ALL_PASSES
+    from linalg_ext.universe import LINALG_EXT_UNIVERSE
 
-    monkeypatch.setitem(ALL_PASSES, "test-drop-deallocs", lambda: DropDeallocsPass)
-    from xdsl.universe import Universe
-
+    # The command line finds passes in the merged universes of the environment.
     monkeypatch.setitem(
-        Universe.get_multiverse().all_passes,
-        "test-drop-deallocs",
-        lambda: DropDeallocsPass,
+        LINALG_EXT_UNIVERSE.all_passes, "test-drop-deallocs", lambda: DropDeallocsPass
     )
     code = check.main([str(path), "-p", "test-drop-deallocs", "--entry", "f"])
     assert code == check.EXIT_MISMATCH

@@ -1,8 +1,8 @@
-"""convert-linalg-to-loops, lower-affine, convert-scf-to-cf: what FileCheck
+"""convert-linalg-to-loops-ext, lower-affine-ext, convert-scf-to-cf-ext: what FileCheck
 and the meaning test do not show.
 
 - every structured op `generalize` knows is lowered by some FileCheck input
-  of convert-linalg-to-loops (so the meaning test runs its loops);
+  of convert-linalg-to-loops-ext (so the meaning test runs its loops);
 - a refused module is left exactly as it was, by each pass;
 - `mlir-opt-22` accepts what each pass makes of each of its inputs
   (skipped without it);
@@ -25,7 +25,7 @@ from linalg_ext.tools.check import parse_pipeline
 from linalg_ext.transforms.generalize import GENERALIZED_OPS
 
 PASSES = REPO / "tests" / "filecheck" / "passes"
-LOWERINGS = ("convert-linalg-to-loops", "lower-affine", "convert-scf-to-cf")
+LOWERINGS = ("convert-linalg-to-loops-ext", "lower-affine-ext", "convert-scf-to-cf-ext")
 
 
 def _inputs(pass_name: str) -> list:
@@ -40,27 +40,27 @@ def _apply(pipeline: str, text: str):
 
 
 def test_every_generalized_op_has_a_lowering_test():
-    text = "\n".join(p.read_text() for p in _inputs("convert-linalg-to-loops"))
+    text = "\n".join(p.read_text() for p in _inputs("convert-linalg-to-loops-ext"))
     missing = sorted(name for name in GENERALIZED_OPS if f"{name} " not in text)
-    assert not missing, f"no convert-linalg-to-loops input uses {missing}"
+    assert not missing, f"no convert-linalg-to-loops-ext input uses {missing}"
 
 
 REFUSED = {
-    "convert-linalg-to-loops": """
+    "convert-linalg-to-loops-ext": """
 func.func @f(%m: memref<4xf32>, %t: tensor<4xf32>) -> tensor<4xf32> {
   linalg.exp ins(%m : memref<4xf32>) outs(%m : memref<4xf32>)
   %r = linalg.exp ins(%t : tensor<4xf32>) outs(%t : tensor<4xf32>) -> tensor<4xf32>
   return %r : tensor<4xf32>
 }
 """,
-    "lower-affine": """
+    "lower-affine-ext": """
 func.func @f(%m: memref<8xf32>, %i: index) -> vector<4xf32> {
   %j = affine.apply affine_map<(d0) -> (d0 mod 4)>(%i)
   %v = affine.vector_load %m[%j] : memref<8xf32>, vector<4xf32>
   return %v : vector<4xf32>
 }
 """,
-    "convert-scf-to-cf": """
+    "convert-scf-to-cf-ext": """
 func.func @f(%t: tensor<4xf32>, %b: i1) -> tensor<4xf32> {
   %x = scf.if %b -> (tensor<4xf32>) {
     scf.yield %t : tensor<4xf32>

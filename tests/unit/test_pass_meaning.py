@@ -58,9 +58,9 @@ JIT_ONLY = {
 
 ALSO_JIT = {
     "convert-linalg-ext-to-loops",
-    "convert-linalg-to-loops",
-    "convert-scf-to-cf",
-    "lower-affine",
+    "convert-linalg-to-loops-ext",
+    "convert-scf-to-cf-ext",
+    "lower-affine-ext",
 }
 """Directories whose inputs are also checked compiled natively."""
 

@@ -26,7 +26,69 @@ def test_entry_point_is_discovered():
 def test_universe_lists_our_dialect_and_passes():
     # `index`: upstream's dialect, which xDSL 0.74 lacks (compat/index_ops.py).
     assert set(LINALG_EXT_UNIVERSE.all_dialects) == {"index", "linalg_ext"}
-    assert LINALG_EXT_UNIVERSE.all_passes is ALL_PASSES
+    assert set(LINALG_EXT_UNIVERSE.all_passes) == set(ALL_PASSES)
+    for name, load in LINALG_EXT_UNIVERSE.all_passes.items():
+        assert load() is ALL_PASSES[name]()
+
+
+def test_no_xdsl_pass_name_is_taken_over():
+    from xdsl.transforms import get_all_passes
+
+    assert not set(ALL_PASSES) & set(get_all_passes())
+    multiverse = Universe.get_multiverse()
+    xdsl_passes = get_all_passes()
+    for name in ("convert-linalg-to-loops", "lower-affine", "convert-scf-to-cf"):
+        assert multiverse.all_passes[name]() is xdsl_passes[name]()
+
+
+def _python(code: str) -> str:
+    env = {**os.environ, "PYTHONWARNINGS": "ignore"}
+    return subprocess.run(
+        [sys.executable, "-c", code],
+        capture_output=True,
+        text=True,
+        env=env,
+        check=True,
+    ).stdout
+
+
+def test_discovering_the_universe_changes_nothing_in_xdsl():
+    # What `xdsl-opt` does at start-up: every plugin is loaded and merged.
+    # Nothing of xDSL may change until our dialect or a pass of ours is loaded.
+    out = _python(
+        """
+from xdsl.dialects.linalg import Linalg
+from xdsl.dialects.linalg.ops import GenericOp
+from xdsl.dialects.llvm import LLVM
+import xdsl.dialects.linalg.ops as linalg_ops
+before = ({op.name for op in Linalg.operations}, {op.name for op in LLVM.operations},
+          GenericOp.parse, GenericOp.print)
+from xdsl.universe import Universe
+multiverse = Universe.get_multiverse()
+import linalg_ext.compat as compat
+after = ({op.name for op in Linalg.operations}, {op.name for op in LLVM.operations},
+         GenericOp.parse, GenericOp.print)
+print(before == after, compat._installed)
+multiverse.all_passes["fuse-pad"]()
+print(compat._installed, "linalg.map" in {op.name for op in Linalg.operations})
+"""
+    )
+    assert out.split() == ["True", "False", "True", "True"]
+
+
+def test_importing_the_package_is_cheap():
+    # Start-up of xdsl-opt pays for importing the universe: it must not pull in
+    # our dialect, the compat layer, the passes or llvmlite.
+    out = _python(
+        """
+import sys
+import linalg_ext.universe
+heavy = ("linalg_ext.dialect", "linalg_ext.compat.linalg_ops", "llvmlite",
+         "linalg_ext.passes.fuse_pad", "xdsl.dialects.llvm")
+print(*[m for m in heavy if m in sys.modules])
+"""
+    )
+    assert out.split() == []
 
 
 def _xdsl_opt() -> str:
@@ -57,3 +119,48 @@ def test_stock_xdsl_opt_parses_and_reprints(tmp_path):
         [_xdsl_opt()], input=first, capture_output=True, text=True, env=env, check=True
     ).stdout
     assert second == first
+
+
+def _run_xdsl_opt(text: str, *args: str) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "PYTHONWARNINGS": "ignore"}
+    return subprocess.run(
+        [_xdsl_opt(), *args], input=text, capture_output=True, text=True, env=env
+    )
+
+
+MAP_THEN_DIAG = """
+func.func @f(%a: tensor<8xf32>, %o: tensor<8x8xf32>) -> tensor<8x8xf32> {
+  %s = linalg.map { math.exp } ins(%a : tensor<8xf32>) outs(%a : tensor<8xf32>)
+  %d = linalg_ext.diag ins(%s : tensor<8xf32>) outs(%o : tensor<8x8xf32>) : tensor<8x8xf32>
+  return %d : tensor<8x8xf32>
+}
+"""
+
+
+def test_upstream_ops_xdsl_lacks_need_our_dialect_or_pass_first():
+    # `linalg.map` is an upstream op xDSL 0.74 lacks. Before anything of ours
+    # is loaded, the stock xdsl-opt rejects it as plain xDSL does...
+    plain = _run_xdsl_opt(MAP_THEN_DIAG)
+    assert plain.returncode != 0
+    assert "Operation linalg.map is not registered" in plain.stderr
+    # ... one of our passes loads the fixes before parsing ...
+    with_pass = _run_xdsl_opt(MAP_THEN_DIAG, "-p", "eliminate-empty-tensors")
+    assert with_pass.returncode == 0, with_pass.stderr
+    assert "linalg.map { math.exp }" in with_pass.stdout
+
+
+def test_a_linalg_ext_op_after_linalg_ops_brings_the_fixes_to_that_context():
+    # The `linalg` dialect is loaded (without the additions) at the first
+    # `linalg.` op; loading `linalg_ext` later hands the added ops to that
+    # same context, so the `linalg.map` after it parses.
+    text = """
+func.func @f(%a: tensor<8xf32>, %o: tensor<8x8xf32>) -> tensor<8xf32> {
+  %e = linalg.exp ins(%a : tensor<8xf32>) outs(%a : tensor<8xf32>) -> tensor<8xf32>
+  %d = linalg_ext.diag ins(%e : tensor<8xf32>) outs(%o : tensor<8x8xf32>) : tensor<8x8xf32>
+  %s = linalg.map { math.exp } ins(%a : tensor<8xf32>) outs(%a : tensor<8xf32>)
+  return %s : tensor<8xf32>
+}
+"""
+    result = _run_xdsl_opt(text)
+    assert result.returncode == 0, result.stderr
+    assert "linalg.map { math.exp }" in result.stdout

@@ -2,10 +2,10 @@
 // parentheses and its symbol operands (if any) in brackets, right after the
 // map as MLIR prints them. (Affine expressions are printed by xDSL, which
 // brackets sub-expressions: `(s0 + 2)`; MLIR reads that back unchanged.)
-// RUN: xdsl-opt %s | filecheck %s
-// RUN: xdsl-opt %s | xdsl-opt | filecheck %s
-// RUN: xdsl-opt %s --print-op-generic | xdsl-opt | filecheck %s
-// RUN: xdsl-opt %s --print-op-generic | filecheck %s --check-prefix=GENERIC
+// RUN: linalg-ext-opt %s | filecheck %s
+// RUN: linalg-ext-opt %s | linalg-ext-opt | filecheck %s
+// RUN: linalg-ext-opt %s --print-op-generic | linalg-ext-opt | filecheck %s
+// RUN: linalg-ext-opt %s --print-op-generic | filecheck %s --check-prefix=GENERIC
 
 // CHECK-LABEL: func.func @affine_max
 func.func @affine_max(%i: index, %n: index) -> (index, index, index, index) {

@@ -3,10 +3,10 @@
 // `= (lbs) to (ubs) step (steps)` form, static and dynamic bounds, several
 // shared outputs, a mapping, and a loop without outputs (whose empty
 // terminator is implicit), printed as mlir-opt-22 prints them.
-// RUN: xdsl-opt %s | filecheck %s
-// RUN: xdsl-opt %s | xdsl-opt | filecheck %s
-// RUN: xdsl-opt %s --print-op-generic | xdsl-opt | filecheck %s
-// RUN: xdsl-opt %s --print-op-generic | filecheck %s --check-prefix=GENERIC
+// RUN: linalg-ext-opt %s | filecheck %s
+// RUN: linalg-ext-opt %s | linalg-ext-opt | filecheck %s
+// RUN: linalg-ext-opt %s --print-op-generic | linalg-ext-opt | filecheck %s
+// RUN: linalg-ext-opt %s --print-op-generic | filecheck %s --check-prefix=GENERIC
 
 // CHECK-LABEL: func.func @normalized
 func.func @normalized(%t: tensor<8x4xf32>, %init: tensor<8x4xf32>, %n: index) -> tensor<8x4xf32> {

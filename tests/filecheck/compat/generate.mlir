@@ -2,9 +2,9 @@
 // argument per dimension, ending in tensor.yield), attributes, the type.
 // (mlir-opt-22 prints two spaces after `tensor.generate` when there are no
 // extents; one is printed here.)
-// RUN: xdsl-opt %s | filecheck %s
-// RUN: xdsl-opt %s | xdsl-opt | filecheck %s
-// RUN: xdsl-opt %s --print-op-generic | xdsl-opt | filecheck %s
+// RUN: linalg-ext-opt %s | filecheck %s
+// RUN: linalg-ext-opt %s | linalg-ext-opt | filecheck %s
+// RUN: linalg-ext-opt %s --print-op-generic | linalg-ext-opt | filecheck %s
 
 // CHECK-LABEL: func.func @generate
 func.func @generate(%rows: index, %source: tensor<?xf32>, %fill: f32) -> (tensor<?x3xf32>, tensor<4xf32>, tensor<?x?xf32>) {

@@ -3,10 +3,10 @@
 // back), and discardable attributes, written in the leading dictionary or
 // after `attrs =`, which xDSL drops. The op's own attributes are printed
 // sorted by name and the others after `attrs = ` with MLIR's two spaces.
-// RUN: xdsl-opt %s | filecheck %s --strict-whitespace
-// RUN: xdsl-opt %s | xdsl-opt | filecheck %s --strict-whitespace
-// RUN: xdsl-opt %s --print-op-generic | xdsl-opt | filecheck %s --strict-whitespace
-// RUN: xdsl-opt %s --print-op-generic | filecheck %s --check-prefix=GENERIC
+// RUN: linalg-ext-opt %s | filecheck %s --strict-whitespace
+// RUN: linalg-ext-opt %s | linalg-ext-opt | filecheck %s --strict-whitespace
+// RUN: linalg-ext-opt %s --print-op-generic | linalg-ext-opt | filecheck %s --strict-whitespace
+// RUN: linalg-ext-opt %s --print-op-generic | filecheck %s --check-prefix=GENERIC
 
 #id = affine_map<(d0) -> (d0)>
 

@@ -2,9 +2,9 @@
 // form, and the memref form, printed as mlir-opt-22 prints them. Custom form,
 // re-parse of the printed form, and re-parse of the generic form all print
 // the same.
-// RUN: xdsl-opt %s | filecheck %s
-// RUN: xdsl-opt %s | xdsl-opt | filecheck %s
-// RUN: xdsl-opt %s --print-op-generic | xdsl-opt | filecheck %s
+// RUN: linalg-ext-opt %s | filecheck %s
+// RUN: linalg-ext-opt %s | linalg-ext-opt | filecheck %s
+// RUN: linalg-ext-opt %s --print-op-generic | linalg-ext-opt | filecheck %s
 
 // CHECK-LABEL: func.func @short_form
 func.func @short_form(%a: tensor<8xf32>, %b: tensor<8xf32>, %init: tensor<8xf32>, %flags: tensor<8xi1>) -> tensor<8xf32> {

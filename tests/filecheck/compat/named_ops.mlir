@@ -2,10 +2,10 @@
 // (default and user-given indexing maps) and the elementwise ops xDSL lacks.
 // Attributes go in front of ins, as MLIR prints them. The GENERIC checks pin
 // the hidden bodies, built op for op as MLIR 22 builds them.
-// RUN: xdsl-opt %s | filecheck %s
-// RUN: xdsl-opt %s | xdsl-opt | filecheck %s
-// RUN: xdsl-opt %s --print-op-generic | xdsl-opt | filecheck %s
-// RUN: xdsl-opt %s --print-op-generic | filecheck %s --check-prefix=GENERIC
+// RUN: linalg-ext-opt %s | filecheck %s
+// RUN: linalg-ext-opt %s | linalg-ext-opt | filecheck %s
+// RUN: linalg-ext-opt %s --print-op-generic | linalg-ext-opt | filecheck %s
+// RUN: linalg-ext-opt %s --print-op-generic | filecheck %s --check-prefix=GENERIC
 
 // CHECK-LABEL: func.func @batch_matmul
 // GENERIC-LABEL: sym_name = "batch_matmul"

@@ -68,7 +68,7 @@ func.func @copy_in_loop(%a: memref<8x8xf32>, %b: memref<4x4xf32>) {
   }
   return
 }
-// CHECK: finalize-memref-to-llvm: 'memref.copy': copying non-contiguous memrefs needs a loop, which cannot be built inside 'scf.for' (lower its control flow first, e.g. convert-scf-to-cf)
+// CHECK: finalize-memref-to-llvm: 'memref.copy': copying non-contiguous memrefs needs a loop, which cannot be built inside 'scf.for' (lower its control flow first, e.g. convert-scf-to-cf-ext)
 
 // -----
 

@@ -1,0 +1,218 @@
+"""The pass pipeline of `linalg-ext-opt`: reading `-p`, with one-line errors.
+
+xDSL's `PassPipeline.parse_spec` reports an unknown pass, an unknown option or
+a bad option value with a Python exception naming dataclass fields
+(`use_generic_functions`); here each becomes a `PipelineError` that spells
+options as on the command line (`use-generic-functions`) and lists the valid
+ones.
+
+A pass that is a pipeline itself (`StagedPass`, e.g. `lower-to-llvm`) can be
+expanded into its stages, so that `--print-between-passes` and `--time-passes`
+show each one.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import difflib
+import re
+import types
+import typing
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from xdsl.context import Context
+from xdsl.dialects.builtin import ModuleOp
+from xdsl.passes import ModulePass
+from xdsl.utils.arg_spec import ArgSpec, parse_pipeline
+from xdsl.utils.exceptions import ArgSpecParseError
+
+from linalg_ext.transforms.staged import StagedPass
+
+
+class PipelineError(Exception):
+    """A `-p` that cannot be run, said in one line."""
+
+
+@dataclass(frozen=True)
+class Step:
+    """One pass as the driver runs and shows it."""
+
+    label: str
+    """How the step is named in output (`lower-to-llvm` or, for a stage,
+    `convert-scf-to-cf-ext (stage 4/11 of lower-to-llvm)`)."""
+    pass_name: str
+    """The pass of the `-p` list it belongs to (for internal errors)."""
+    run: Callable[[Context, ModuleOp], None]
+
+
+def hyphenated(name: str) -> str:
+    return name.replace("_", "-")
+
+
+def pass_options(pass_class: type[ModulePass]) -> dict[str, dataclasses.Field[Any]]:
+    """Option name as spelt on the command line -> its dataclass field."""
+    return {
+        hyphenated(f.name): f
+        for f in dataclasses.fields(pass_class)
+        if f.init and f.name != "name"
+    }
+
+
+def describe_type(hint: Any) -> str:
+    """What a value of an option's type looks like, for an error message."""
+    origin = typing.get_origin(hint)
+    if origin in (typing.Union, types.UnionType):
+        return " or ".join(
+            describe_type(a) for a in typing.get_args(hint) if a is not type(None)
+        )
+    if origin is tuple:
+        args = typing.get_args(hint)
+        return f"a comma-separated list of {_plural(args[0])}" if args else "a list"
+    return {
+        bool: "true or false",
+        int: "an integer",
+        float: "a number",
+        str: "a string",
+    }.get(hint, str(hint))
+
+
+def _plural(hint: Any) -> str:
+    return {bool: "booleans", int: "integers", float: "numbers", str: "strings"}.get(
+        hint, describe_type(hint)
+    )
+
+
+def _spell_value(values: tuple[Any, ...]) -> str:
+    return ",".join(str(v).lower() if isinstance(v, bool) else str(v) for v in values)
+
+
+def _check_options(pass_class: type[ModulePass], spec: ArgSpec) -> None:
+    """Raise a PipelineError for an option the pass does not have or a value
+    of the wrong type, naming the option as written."""
+    from xdsl.utils.arg_spec import (  # xDSL's own value conversion
+        _convert_arg_to_type,  # pyright: ignore[reportPrivateUsage]
+    )
+
+    options = pass_options(pass_class)
+    hints = typing.get_type_hints(pass_class)
+    for given, values in spec.parameters.items():
+        option = options.get(hyphenated(given))
+        if option is None:
+            valid = ", ".join(sorted(options)) if options else "none"
+            close = difflib.get_close_matches(hyphenated(given), options, n=1)
+            hint = f" (did you mean '{close[0]}'?)" if close else ""
+            raise PipelineError(
+                f"pass '{spec.name}' has no option '{given}'{hint}; "
+                f"its options: {valid}"
+            )
+        try:
+            _convert_arg_to_type(values, hints[option.name])
+        except (ValueError, TypeError) as error:
+            raise PipelineError(
+                f"pass '{spec.name}': option '{hyphenated(option.name)}' expects "
+                f"{describe_type(hints[option.name])}, got "
+                f"'{_spell_value(values) or '(no value)'}'"
+            ) from error
+
+
+def _bare_flags_are_true(pass_class: type[ModulePass], spec: ArgSpec) -> ArgSpec:
+    """`pass{flag}` sets a boolean option, as in MLIR (xDSL wants `flag=true`)."""
+    options = pass_options(pass_class)
+    hints = typing.get_type_hints(pass_class)
+    parameters = dict(spec.parameters)
+    for given, values in spec.parameters.items():
+        option = options.get(hyphenated(given))
+        if not values and option is not None and hints[option.name] is bool:
+            parameters[given] = (True,)
+    return ArgSpec(spec.name, parameters)
+
+
+def parse_passes(
+    available: dict[str, Callable[[], type[ModulePass]]], spec: str
+) -> list[ModulePass]:
+    """The passes of a `-p` pipeline, or a PipelineError saying what is wrong
+    with it."""
+    try:
+        specs = list(parse_pipeline(spec))
+    except ArgSpecParseError as error:  # a BaseException: caught by name
+        lines = [line for line in str(error).splitlines() if line.strip()]
+        column = lines[-1].index(lines[-1].strip()) + 1 if lines else 0
+        raise PipelineError(
+            f"cannot parse the pass pipeline '{spec}' at column {column}: "
+            f"{lines[-1].strip() if lines else 'syntax error'}"
+        ) from None
+    except ValueError as error:
+        raise PipelineError(
+            f"cannot parse the pass pipeline '{spec}': {error}"
+        ) from None
+    passes: list[ModulePass] = []
+    for pass_spec in specs:
+        loader = available.get(pass_spec.name)
+        if loader is None:
+            close = difflib.get_close_matches(pass_spec.name, available, n=1)
+            hint = f" (did you mean '{close[0]}'?)" if close else ""
+            raise PipelineError(
+                f"unknown pass '{pass_spec.name}'{hint}; --list-passes lists them"
+            )
+        pass_class = loader()
+        pass_spec = _bare_flags_are_true(pass_class, pass_spec)
+        _check_options(pass_class, pass_spec)
+        try:
+            passes.append(pass_class.from_pass_spec(pass_spec))
+        except (ValueError, TypeError) as error:
+            required = ", ".join(
+                hyphenated(n) for n in sorted(pass_class.required_fields())
+            )
+            message = str(error).removeprefix(f"{pass_spec.name}: ")
+            raise PipelineError(
+                f"pass '{pass_spec.name}': {message}"
+                + (f" (required options: {required})" if required else "")
+            ) from error
+        # Values of the right type may still be wrong (`analysis-heuristic=x`):
+        # a pass that can say so before it runs does.
+        problems = getattr(passes[-1], "option_problems", lambda: [])()
+        if problems:
+            raise PipelineError(f"pass '{pass_spec.name}': " + "; ".join(problems))
+    return passes
+
+
+def build_steps(passes: list[ModulePass], expand_stages: bool) -> list[Step]:
+    """One step per pass; with `expand_stages`, one per stage of a
+    StagedPass (its final check runs with the last stage)."""
+    steps: list[Step] = []
+    for pass_ in passes:
+        if not (expand_stages and isinstance(pass_, StagedPass)):
+            steps.append(Step(pass_.name, pass_.name, pass_.apply))
+            continue
+        stages = pass_.stages()
+        for index, stage in enumerate(stages):
+            label = f"{stage.name} (stage {index + 1}/{len(stages)} of {pass_.name})"
+            last = index == len(stages) - 1
+            steps.append(Step(label, pass_.name, _stage_runner(pass_, stage, last)))
+    return steps
+
+
+def _stage_runner(
+    parent: StagedPass, stage: ModulePass, last: bool
+) -> Callable[[Context, ModuleOp], None]:
+    def run(ctx: Context, module: ModuleOp) -> None:
+        parent.run_stage(ctx, module, stage)
+        if last:
+            parent.finish(module)
+
+    return run
+
+
+def first_docstring_line(pass_class: type[ModulePass]) -> str:
+    """The pass's own one-line description: the first sentence of its class
+    docstring (not an inherited one, not dataclass's signature), on one
+    line."""
+    doc = pass_class.__dict__.get("__doc__") or ""
+    if doc.startswith(f"{pass_class.__name__}("):
+        return ""
+    paragraph = doc.strip().split("\n\n")[0]
+    text = " ".join(line.strip() for line in paragraph.splitlines())
+    end = re.search(r"\.(\s|$)", text)
+    return text[: end.start() + 1] if end else text
