@@ -56,6 +56,7 @@ from linalg_ext.semantics.memref_ops import MemRefOpFunctions, allocation_tracke
 from linalg_ext.semantics.scalar_ops import ScalarOpFunctions
 from linalg_ext.semantics.structured import StructuredOpFunctions
 from linalg_ext.semantics.tensor_ops import TensorOpFunctions
+from linalg_ext.semantics.upstream_linalg_ops import UpstreamLinalgFunctions
 
 INDEX_BITWIDTH = 64
 
@@ -94,6 +95,7 @@ def make_interpreter(module: ModuleOp) -> Interpreter:
         BufferizationOpFunctions(),
         ControlOpFunctions(),
         CompatOpFunctions(),
+        UpstreamLinalgFunctions(),
         CfOpFunctions(),
         ExtendedArithFunctions(),
         IndexFunctions(),

@@ -16,7 +16,8 @@ users still in their original dialect (`linalg_ext.lowering.llvm_types`);
   casts `extsi`/`extui`/`trunci`/`extf`/`truncf`/`sitofp`/`uitofp`/
   `fptosi`/`fptoui`/`bitcast`, and `constant` (integers, index, i1, floats);
 - `index_cast`: `sext` or `trunc` between i64 and the integer type (nothing
-  for i64);
+  for i64); `index_castui` (`linalg_ext.compat`): `zext` or `trunc`;
+- `remf` (`linalg_ext.compat`): `llvm.frem`, keeping its fast-math flags;
 - expanded: `ceildivsi`, `floordivsi` (quotient rounded toward zero, then
   corrected by one when the remainder is not zero and the signs say so),
   `ceildivui` (`a == 0 ? 0 : (a - 1) / b + 1`), `addui_extended` (the sum and
@@ -52,6 +53,7 @@ from xdsl.pattern_rewriter import (
 )
 
 from linalg_ext.compat import llvm_ops
+from linalg_ext.compat.arith_ops import IndexCastUIOp, RemFOp
 from linalg_ext.lowering.llvm_types import (
     convert_type,
     operands_to_llvm,
@@ -101,6 +103,7 @@ FLOAT_BINARY: dict[type[Operation], type[Operation]] = {
     arith.MinimumfOp: llvm_ops.MinimumOp,
     arith.MaxnumfOp: llvm.VectorFMaxOp,
     arith.MinnumfOp: llvm.VectorFMinOp,
+    RemFOp: llvm.FRemOp,
 }
 """Float ops that are one LLVM op of the same operands and fast-math flags."""
 
@@ -262,6 +265,17 @@ class IndexCastToLLVM(RewritePattern):
         _replace(op, b, [resize_integer(b, value, target, signed=True)], rewriter)
 
 
+class IndexCastUIToLLVM(RewritePattern):
+    """`index_castui`: index is i64, so zero-extend, truncate or nothing."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: IndexCastUIOp, rewriter: PatternRewriter):
+        (value,) = operands_to_llvm(op, rewriter)
+        b = Builder()
+        target = convert_type(op.result.type)
+        _replace(op, b, [resize_integer(b, value, target, signed=False)], rewriter)
+
+
 class BitcastToLLVM(RewritePattern):
     """Between an integer and a float of one width: `llvm.bitcast`; between
     `index` and i64 (or a type and itself): nothing."""
@@ -282,6 +296,7 @@ PATTERNS: tuple[RewritePattern, ...] = (
     CmpfToLLVM(),
     SelectToLLVM(),
     IndexCastToLLVM(),
+    IndexCastUIToLLVM(),
     BitcastToLLVM(),
 )
 
@@ -297,6 +312,7 @@ CONVERTED: frozenset[type[Operation]] = frozenset(
         arith.CmpfOp,
         arith.SelectOp,
         arith.IndexCastOp,
+        IndexCastUIOp,
         arith.BitcastOp,
     }
 )

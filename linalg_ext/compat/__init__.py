@@ -1,14 +1,22 @@
 """Compatibility with upstream MLIR where xDSL 0.74 falls short.
 
 The one place that adds to or corrects xDSL's own dialects (ops it cannot
-parse, printing it gets wrong). `install()` applies everything, once; the
-package's universe and `linalg_ext.context.make_context` call it.
+parse, printing it gets wrong). `install()` applies everything, once.
+
+When: only for those who use this package. Installing the package changes
+nothing by itself: the stock `xdsl-opt` applies these fixes when it loads our
+`linalg_ext` dialect or one of our passes (`linalg_ext.universe`), our own
+driver `linalg-ext-opt` and `linalg_ext.context.make_context` apply them up
+front. A file that uses neither our dialect nor our passes is parsed, printed
+and transformed exactly as plain xDSL does (`make test-xdsl-compat` shows it
+on xDSL's own tests).
 
 What it adds (see docs/compat.md):
 
 - `linalg`: `linalg.map`, `linalg.batch_matmul`, and the named elementwise
   ops `div`, `negf`, `abs`, `floor`, `ceil`, `tanh`, `rsqrt`, `reciprocal`,
-  `square`, `powf` (`linalg_ops`);
+  `square`, `powf` (`linalg_ops`); `linalg.softmax` (`linalg_softmax`);
+  `linalg.elementwise` and `#linalg.elementwise_kind` (`linalg_elementwise`);
 - `affine`: `affine.max` (`affine_ops`);
 - `scf`: `scf.forall` and `scf.forall.in_parallel`; `tensor`:
   `tensor.parallel_insert_slice` (`forall_ops`), `tensor.generate`
@@ -16,7 +24,10 @@ What it adds (see docs/compat.md):
 - `gpu`: the mapping attributes `#gpu.block<x>`, `#gpu.thread<x>`, ... that
   `scf.forall` names (`gpu_attrs`).
 
-What it corrects: `linalg.generic`'s custom syntax (`generic_format`); the
+What it corrects: named ops' attribute dictionaries, `linalg.matmul`'s
+`indexing_maps` and hidden body, `linalg.transpose`/`broadcast` attributes
+(`linalg_named_attrs`); `linalg.reduce`, replaced by one with several inputs
+and inits (`linalg_reduce`); `linalg.generic`'s custom syntax (`generic_format`); the
 structured-op queries (`inputs`, `outputs`, indexing maps, iterator types)
 that `linalg.broadcast` and `linalg.reduce` lack (`structured_interface`);
 `bufferization.to_tensor`/`to_buffer` between a tensor and a memref of any
@@ -25,19 +36,32 @@ layout (`bufferization_ops`).
 For the LLVM lowering: `llvm` ops xDSL lacks (`llvm_ops`), and their
 translation to LLVM IR, routed in front of xDSL's (`llvm_translation`).
 
-A `Context` finds ops through the `Dialect` objects xDSL's loaders return, so
-the new ops are appended to those objects. That has to happen before any
-context loads the dialect, which is why our universe entry point (imported by
-xdsl-opt before it parses anything) calls `install()`.
+For reading what upstream's pipelines print: `arith.remf` and
+`arith.index_castui` (`arith_ops`); `llvm.mlir.poison`, more intrinsics
+(`llvm_value_ops`) and the GEP no-wrap flags (`llvm_syntax`); the custom
+forms of `memref.copy`, `cast`, `global`, `rank`,
+`extract_aligned_pointer_as_index` (`memref_syntax`), of `affine.if`, and
+semi-affine maps (`affine_syntax`), of `scf.parallel`/`scf.reduce`
+(`scf_syntax`); `linalg.index` in `linalg.map` (`linalg_index`).
+
+A `Context` copies a dialect's ops when it first loads the dialect, so ops
+appended to xDSL's `Dialect` objects reach a context that loads the dialect
+afterwards; `install(ctx)` also hands them to a context that loaded the
+dialect before (the stock `xdsl-opt` loads `linalg` on the first `linalg.`
+op, which may come before the first `linalg_ext.` op).
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
 
+from xdsl.context import Context
 from xdsl.ir import Attribute, Dialect, Operation
 
 _installed = False
+_added_ops: list[tuple[str, type[Operation]]] = []
+"""(dialect name, op) for every op `install()` appended to an xDSL dialect."""
+_added_attrs: list[tuple[str, type[Attribute]]] = []
 
 
 def _add_operations(dialect: Dialect, ops: Iterable[type[Operation]]) -> None:
@@ -47,6 +71,7 @@ def _add_operations(dialect: Dialect, ops: Iterable[type[Operation]]) -> None:
     for op in ops:
         if op.name not in known:
             dialect._operations.append(op)  # pyright: ignore[reportPrivateUsage]
+            _added_ops.append((dialect.name, op))
 
 
 def _add_attributes(dialect: Dialect, attrs: Iterable[type[Attribute]]) -> None:
@@ -54,10 +79,34 @@ def _add_attributes(dialect: Dialect, attrs: Iterable[type[Attribute]]) -> None:
     for attr in attrs:
         if attr.name not in known:
             dialect._attributes.append(attr)  # pyright: ignore[reportPrivateUsage]
+            _added_attrs.append((dialect.name, attr))
 
 
-def install() -> None:
-    """Apply every compatibility fix to xDSL's dialects (idempotent)."""
+def install(ctx: Context | None = None) -> None:
+    """Apply every compatibility fix to xDSL's dialects (idempotent); with
+    `ctx`, also load the added ops and attributes of the dialects `ctx` has
+    already loaded into it."""
+    _install_once()
+    if ctx is not None:
+        _load_added_into(ctx)
+        from linalg_ext.compat.linalg_reduce import load_reduce_into
+
+        load_reduce_into(ctx)
+
+
+def _load_added_into(ctx: Context) -> None:
+    loaded_dialects = {dialect.name for dialect in ctx.loaded_dialects}
+    loaded_ops = {op.name for op in ctx.loaded_ops}
+    for dialect_name, op in _added_ops:
+        if dialect_name in loaded_dialects and op.name not in loaded_ops:
+            ctx.load_op(op)
+    loaded_attrs = {a.name for a in (*ctx.loaded_attrs, *ctx.loaded_types)}
+    for dialect_name, attr in _added_attrs:
+        if dialect_name in loaded_dialects and attr.name not in loaded_attrs:
+            ctx.load_attr_or_type(attr)
+
+
+def _install_once() -> None:
     global _installed
     if _installed:
         return
@@ -75,7 +124,11 @@ def install() -> None:
     from linalg_ext.compat.forall_ops import FORALL_OPS, ParallelInsertSliceOp
     from linalg_ext.compat.generic_format import install_generic_format
     from linalg_ext.compat.gpu_attrs import GPU_MAPPING_ATTRS
+    from linalg_ext.compat.linalg_elementwise import ElementwiseKindAttr, ElementwiseOp
+    from linalg_ext.compat.linalg_named_attrs import install_named_syntax
     from linalg_ext.compat.linalg_ops import LINALG_OPS
+    from linalg_ext.compat.linalg_reduce import install_reduce
+    from linalg_ext.compat.linalg_softmax import SoftmaxOp
     from linalg_ext.compat.llvm_memory_ops import LLVM_MEMORY_OPS
     from linalg_ext.compat.llvm_ops import LLVM_OPS
     from linalg_ext.compat.llvm_translation import install_llvm_translation
@@ -90,5 +143,29 @@ def install() -> None:
     install_generic_format()
     install_bufferization_fixes()
     install_structured_interface()
+    install_named_syntax()
+    install_reduce(Linalg)
+    _add_operations(Linalg, (SoftmaxOp, ElementwiseOp))
+    _add_attributes(Linalg, (ElementwiseKindAttr,))
     _add_operations(LLVM, (*LLVM_OPS, *LLVM_MEMORY_OPS))
     install_llvm_translation()
+
+    # What upstream's pipelines print (docs/compat.md, "Reading mlir-opt's
+    # output back").
+    from xdsl.dialects.arith import Arith
+
+    from linalg_ext.compat.affine_syntax import install_affine_syntax
+    from linalg_ext.compat.arith_ops import ARITH_OPS
+    from linalg_ext.compat.linalg_index import install_index_parents
+    from linalg_ext.compat.llvm_syntax import install_llvm_syntax
+    from linalg_ext.compat.llvm_value_ops import LLVM_VALUE_OPS
+    from linalg_ext.compat.memref_syntax import install_memref_syntax
+    from linalg_ext.compat.scf_syntax import install_scf_syntax
+
+    _add_operations(Arith, ARITH_OPS)
+    _add_operations(LLVM, LLVM_VALUE_OPS)
+    install_memref_syntax()
+    install_affine_syntax()
+    install_scf_syntax()
+    install_llvm_syntax()
+    install_index_parents()

@@ -5,6 +5,10 @@ where tensor values (immutable) and buffers (mutable, aliased by views)
 meet, so each one copies: a tensor made from a buffer does not see later
 stores to the buffer, and a buffer made from a tensor is a new allocation
 that stores to it do not reach the tensor.
+
+`bufferization.clone` makes a new buffer that its user owns and frees
+(upstream's buffer deallocation frees clones with `memref.dealloc`), so the
+allocation tracker records it as an allocation.
 """
 
 from __future__ import annotations
@@ -29,6 +33,7 @@ from linalg_ext.semantics.arrays import (
     numpy_view,
     zeros,
 )
+from linalg_ext.semantics.memref_ops import allocation_tracker
 
 
 @register_impls
@@ -52,7 +57,9 @@ class BufferizationOpFunctions(InterpreterFunctions):
         self, interpreter: Interpreter, op: bufferization.CloneOp, args: PythonValues
     ) -> PythonValues:
         (buffer,) = args
-        return (contiguous_copy(buffer),)
+        clone = contiguous_copy(buffer)
+        allocation_tracker(interpreter).allocate(op, clone)  # pyright: ignore[reportArgumentType]
+        return (clone,)
 
     @impl(bufferization.AllocTensorOp)
     def run_alloc_tensor(

@@ -60,6 +60,7 @@ from linalg_ext.semantics.arrays import (
     signed_elements,
 )
 from linalg_ext.semantics.structured import (
+    StructuredOpFunctions,
     output_aliases_operand,
     run_structured_op,
 )
@@ -123,12 +124,16 @@ class CompatOpFunctions(InterpreterFunctions):
     ) -> PythonValues:
         inputs = args[:-1]
         (destination,) = destinations(op, args[-1:])
+        # Where `linalg.index` in the mapper finds the loop indices.
+        iterations = interpreter.get_data(StructuredOpFunctions, "iteration", dict)
         for index in np.ndindex(*destination.shape):
+            iterations[op] = index
             elements = [a.load(index) for a in inputs] + [destination.load(index)]
             (value,) = interpreter.run_ssacfg_region(
                 op.mapper, tuple(elements), "linalg.map"
             )
             destination.store(index, value)
+        iterations.pop(op, None)
         return destination_results(op, (destination,))
 
     @impl(BatchMatmulOp)

@@ -1,10 +1,14 @@
-"""The `arith` ops with two results, which xDSL 0.74 does not run.
+"""`arith` ops xDSL 0.74 does not run: those with two results, and
+`arith.index_castui` (which `linalg_ext.compat` adds).
 
 - `arith.addui_extended`: the sum (wrapped) and whether the unsigned sum
   overflowed;
 - `arith.mulsi_extended`, `arith.mului_extended`: the low and the high half
   of the product in twice the width, of the operands read as signed or
   unsigned.
+
+- `arith.index_castui`: the operand read as unsigned, zero-extended or
+  truncated to the result's width.
 
 Values follow xDSL's convention: signed Python ints of the type's width.
 """
@@ -22,6 +26,8 @@ from xdsl.interpreter import (
 )
 from xdsl.ir import Attribute
 from xdsl.utils.comparisons import to_signed, to_unsigned
+
+from linalg_ext.compat.arith_ops import IndexCastUIOp
 
 
 def _width(interpreter: Interpreter, type_: Attribute) -> int:
@@ -64,3 +70,10 @@ class ExtendedArithFunctions(InterpreterFunctions):
         self, interpreter: Interpreter, op: arith.MulUIExtendedOp, args: PythonValues
     ) -> PythonValues:
         return self._multiply(interpreter, op, args, signed=False)
+
+    @impl(IndexCastUIOp)
+    def run_index_castui(
+        self, interpreter: Interpreter, op: IndexCastUIOp, args: PythonValues
+    ) -> PythonValues:
+        unsigned = to_unsigned(args[0], _width(interpreter, op.input.type))
+        return (to_signed(unsigned, _width(interpreter, op.result.type)),)

@@ -7,13 +7,20 @@ that is not row-major is a `StridedArray` (see arrays.py). Loads, stores
 and slices are bounds-checked; bad input is an `InterpretationError` naming
 the op.
 
+`memref.rank` gives the number of dimensions;
+`memref.extract_strided_metadata` the base buffer (a 0-d view of
+the start of the memory), the offset, sizes and strides;
+`memref.extract_aligned_pointer_as_index` an address that is the same for
+every view of one buffer and differs between buffers (what upstream's
+buffer deallocation compares). Freeing a base buffer frees its allocation.
+
 Every `memref.alloc` is recorded in the interpreter's `AllocationTracker`
 (`allocation_tracker(interpreter)`): `memref.dealloc` of anything but a live
 allocation (a double free, a function argument, a global, an alloca, a view
 of part of an allocation) is an error, and so is a load, store, copy or view
 of a freed buffer. What is still live after a call is how
 `linalg_ext.running` finds leaks. Buffers made by bufferization ops from
-tensors are not tracked.
+tensors are not tracked; `bufferization.clone`'s are (its user frees them).
 """
 
 from __future__ import annotations
@@ -32,7 +39,7 @@ from xdsl.interpreter import (
     register_impls,
 )
 from xdsl.interpreters.shaped_array import ShapedArray
-from xdsl.interpreters.utils.ptr import TypedPtr
+from xdsl.interpreters.utils.ptr import RawPtr, TypedPtr
 from xdsl.ir import Operation
 from xdsl.utils.exceptions import InterpretationError
 
@@ -107,6 +114,12 @@ class AllocationTracker:
     )
     """Buffers that are not allocations, with what they are (set by
     `run_function` for the arguments)."""
+    base_buffers: dict[int, ShapedArray[Any]] = field(
+        default_factory=dict[int, ShapedArray[Any]]
+    )
+    """The base buffers `memref.extract_strided_metadata` made, by identity
+    (kept so that an identity is never reused): each stands for its whole
+    allocation."""
 
     def allocate(
         self, op: memref.AllocOp | memref.AllocaOp, value: ShapedArray[Any]
@@ -126,7 +139,7 @@ class AllocationTracker:
         allocation = self.live.get(key)
         if allocation is None:
             raise InterpretationError(f"{op.name}: {self._not_live(key)}")
-        whole = (
+        whole = id(value) in self.base_buffers or (
             value.data_ptr.raw.offset == 0
             and value.size == prod(allocation.shape)
             and is_contiguous(value.shape, strides_of(value))
@@ -257,6 +270,41 @@ class MemRefOpFunctions(InterpreterFunctions):
         if isinstance(op.dest.type, MemRefType):
             check_fits_type(source.shape, op.dest.type, op.name, "the source")
         return (source,)
+
+    @impl(memref.RankOp)
+    def run_rank(
+        self, interpreter: Interpreter, op: memref.RankOp, args: PythonValues
+    ) -> PythonValues:
+        (source,) = args
+        return (len(source.shape),)
+
+    @impl(memref.ExtractStridedMetaDataOp)
+    def run_extract_strided_metadata(
+        self,
+        interpreter: Interpreter,
+        op: memref.ExtractStridedMetaDataOp,
+        args: PythonValues,
+    ) -> PythonValues:
+        (source,) = args
+        _check_live(interpreter, op, source)
+        pointer = source.data_ptr
+        start = TypedPtr[Any](RawPtr(pointer.raw.memory), xtype=pointer.xtype)
+        base = ShapedArray(start, [])
+        allocation_tracker(interpreter).base_buffers[id(base)] = base
+        offset = pointer.raw.offset // pointer.size
+        return (base, offset, *source.shape, *strides_of(source))
+
+    @impl(memref.ExtractAlignedPointerAsIndexOp)
+    def run_extract_aligned_pointer_as_index(
+        self,
+        interpreter: Interpreter,
+        op: memref.ExtractAlignedPointerAsIndexOp,
+        args: PythonValues,
+    ) -> PythonValues:
+        # The buffer's identity stands for its address: equal for every view
+        # of one buffer, different for different buffers.
+        (source,) = args
+        return (id(_memory(source)),)
 
     @impl(memref.CopyOp)
     def run_copy(

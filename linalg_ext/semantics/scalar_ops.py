@@ -41,6 +41,7 @@ from xdsl.ir import Attribute, Operation
 from xdsl.utils.comparisons import to_signed, to_unsigned
 from xdsl.utils.exceptions import InterpretationError
 
+from linalg_ext.compat.arith_ops import RemFOp
 from linalg_ext.semantics.arrays import numpy_view, shaped_array
 
 _FLOAT_DTYPES: dict[type[Attribute], np.dtype] = {
@@ -130,6 +131,7 @@ FLOAT_FUNCTIONS: dict[type[Operation], Callable[..., Any]] = {
     arith.NegfOp: np.negative,
     arith.MaxnumfOp: np.fmax,
     arith.MinnumfOp: np.fmin,
+    RemFOp: np.fmod,  # C's fmod, as LLVM's frem: exact, the dividend's sign
     math_dialect.AbsFOp: np.abs,
     math_dialect.CeilOp: np.ceil,
     math_dialect.FloorOp: np.floor,

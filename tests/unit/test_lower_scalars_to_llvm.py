@@ -311,6 +311,16 @@ for type_ in FLOATS:
         exact = op not in ("maxnumf", "minnumf")
         binary(f"arith.{op}", type_, pairs(values), exact)
     binary("arith.addf", type_, pairs(values[:6]))
+    # remf (linalg_ext.compat): fmod, exact, NaN for a zero divisor or an
+    # infinite dividend.
+    binary("arith.remf", type_, pairs(values))
+    add_case(
+        "arith.remf_fast",
+        [type_, type_],
+        [type_],
+        f"  %r0 = arith.remf %a, %b fastmath<fast> : {type_}",
+        pairs([7.5, -7.5, 2.0, -0.75]),
+    )
     add_case(
         "arith.mulf_fast",
         [type_, type_],
@@ -354,6 +364,26 @@ for source in FLOATS:
     for target in ("i8", "i32", "i64"):
         cast("arith.fptosi", source, target, [(v,) for v in in_range])
         cast("arith.fptoui", source, target, [(abs(v),) for v in in_range])
+# index_castui (linalg_ext.compat): the operand read as unsigned; our
+# interpreter function, so Python checks it too.
+for type_ in ("i1", "i8", "i32", "i64"):
+    width = WIDTHS[type_]
+    add_case(
+        "arith.index_castui",
+        [type_],
+        ["index"],
+        f"  %r0 = arith.index_castui %a : {type_} to index",
+        [(v,) for v in integers(type_)],
+        reference=lambda a, w=width: [to_signed(a & ((1 << w) - 1), 64)],
+    )
+    add_case(
+        "arith.index_castui",
+        ["index"],
+        [type_],
+        f"  %r0 = arith.index_castui %a : index to {type_}",
+        [(v,) for v in integers("index")],
+        reference=lambda a, w=width: [to_signed(a, w)],
+    )
 cast("arith.extf", "f32", "f64", [(v,) for v in floats("f32")])
 cast("arith.truncf", "f64", "f32", [(v,) for v in floats("f64")] + [(1 + 2**-30,)])
 cast("arith.bitcast", "f32", "i32", [(v,) for v in floats("f32") if v == v])

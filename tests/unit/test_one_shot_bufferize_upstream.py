@@ -23,9 +23,7 @@ mlir-opt-22 rejects, are skipped for the comparisons (the reason says which)
 but still re-parsed (linalg_ext ones in the generic form, without the
 verifier on parsing: unregistered ops cannot hold a linalg.yield). Known
 differences are strict xfails in `XFAILS`, each with its reason: once fixed
-they fail as XPASS, and the entry goes. Where the only problem is one of
-xDSL's printers of linalg ops (`PRINTER_ISSUES`), the test is an xfail with
-that reason. Skipped without mlir-opt-22.
+they fail as XPASS, and the entry goes. Skipped without mlir-opt-22.
 """
 
 from __future__ import annotations
@@ -121,7 +119,8 @@ func.func @loop_insert(%t: tensor<8xf32>, %v: f32) -> tensor<8xf32> {
             "one-shot-bufferize{bufferize-function-boundaries=true copy-before-write=true}",
         ),
     ),
-    # Named ops carrying the analysis' annotations (see PRINTER_ISSUES).
+    # Named ops carrying the analysis' annotations, which must be printed
+    # where mlir-opt-22 reads them (linalg_ext/compat/linalg_named_attrs.py).
     "annotated_named_elementwise": (
         """
 func.func @add_in_place(%x: tensor<8xf32>, %y: tensor<8xf32>) -> tensor<8xf32> {
@@ -155,28 +154,7 @@ func.func @collapse_write(%t: tensor<2x4xf32>, %v: f32) -> tensor<8xf32> {
 }
 """Inputs that pin known differences (see `XFAILS`)."""
 
-PRINTER_ISSUES = {
-    "attrs": (
-        "xDSL's printer of the named elementwise linalg ops (linalg.add, sub, "
-        "mul, max, exp, ...) puts extra attributes after the outs, as "
-        "`attrs = {...}`, where mlir-opt-22 does not accept them"
-    ),
-    "dropped": (
-        "xDSL's printers of linalg.transpose, linalg.broadcast and "
-        "linalg.reduce drop the op's extra attributes (the analysis' "
-        "annotations are lost from the text)"
-    ),
-}
-"""Printing problems of xDSL's own linalg ops, not of the bufferization:
-a test that meets only these is an xfail with the reason (and the inline
-inputs pin them as strict xfails)."""
-ATTRS_AFTER_OUTS = re.compile(r"^\s*(%\S+ = )?linalg\.\w+ .*\) attrs = ", re.M)
-DROPS_ATTRIBUTES = {"linalg.transpose", "linalg.broadcast", "linalg.reduce"}
-
-XFAILS: dict[tuple[str, str], str] = {
-    ("annotated_named_elementwise", "reparse"): PRINTER_ISSUES["attrs"],
-    ("annotated_transpose", "analysis"): PRINTER_ISSUES["dropped"],
-}
+XFAILS: dict[tuple[str, str], str] = {}
 """(input label, or label@function; kind) of known differences, kind one of
 pass (our pass fails), reparse, count, analysis, meaning."""
 
@@ -438,19 +416,7 @@ def test_upstream_accepts_our_output(case: Case):
         flags.append("--mlir-very-unsafe-disable-verifier-on-parsing")
     text = print_for_mlir_opt(module)
     result = mlir_opt(text, *flags)
-    if result.returncode != 0 and only_attrs_after_outs(text, result.stderr):
-        pytest.xfail(PRINTER_ISSUES["attrs"])
     assert result.returncode == 0, result.stderr
-
-
-def only_attrs_after_outs(text: str, errors: str) -> bool:
-    """Whether every error mlir-opt-22 reports is on a line where a named
-    linalg op prints its attributes after its outs."""
-    lines = text.splitlines()
-    numbers = [int(n) for n in re.findall(r"<stdin>:(\d+):\d+: error", errors)]
-    return bool(numbers) and all(
-        ATTRS_AFTER_OUTS.match(lines[number - 1]) for number in numbers
-    )
 
 
 @pytest.mark.parametrize(
@@ -493,9 +459,6 @@ def test_same_in_place_decisions_as_upstream(case: Case, name: str):
         )
     # What a reader of the output sees: the annotations must survive printing.
     printed = analysis_annotations(find_function(reparsed(case), name))
-    kept = [d for d in got[INPLACE] if d[0] not in DROPS_ATTRIBUTES]
-    if printed != got and printed == {**got, INPLACE: kept}:
-        pytest.xfail(PRINTER_ISSUES["dropped"])
     assert printed == got, (
         f"@{name}: the printed output loses or changes annotations:\n printed "
         f"{printed}\n in memory {got}"

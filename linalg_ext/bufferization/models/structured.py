@@ -108,11 +108,15 @@ def _is_destination_style(cls: type[Operation]) -> bool:
         return False
     # linalg.broadcast and linalg.reduce: the compat layer gives them
     # `inputs` and `outputs` (compat/structured_interface.py).
-    # linalg.map names its operands `inputs` and `init`.
-    return any(
-        pair <= names
-        for pair in ({"inputs", "outputs"}, {"input", "init"}, {"inputs", "init"})
+    # linalg.map names its operands `inputs` and `init`, the compat
+    # linalg.reduce `inputs` and `inits`.
+    pairs = (
+        {"inputs", "outputs"},
+        {"input", "init"},
+        {"inputs", "init"},
+        {"inputs", "inits"},
     )
+    return any(pair <= names for pair in pairs)
 
 
 def register_structured_ops() -> None:
@@ -121,10 +125,12 @@ def register_structured_ops() -> None:
     from xdsl.dialects.linalg import ops as linalg_ops
 
     from linalg_ext import dialect as linalg_ext
+    from linalg_ext.compat import linalg_elementwise, linalg_reduce, linalg_softmax
     from linalg_ext.compat import linalg_ops as compat_linalg
 
     model = DestinationStyleModel()
-    for module in (linalg_ops, compat_linalg, linalg_ext):
+    modules = (linalg_elementwise, linalg_reduce, linalg_softmax)
+    for module in (linalg_ops, compat_linalg, *modules, linalg_ext):
         for value in vars(module).values():
             if (
                 isinstance(value, type)

@@ -17,12 +17,12 @@ func.func @broadcast_rows(%row: tensor<5xf32>, %v: f32) -> tensor<4x7xf32> {
 // CHECK:      %[[E:.*]] = tensor.empty() : tensor<4x7xf32>
 // CHECK-NEXT: %[[F:.*]] = linalg.fill ins(%v : f32) outs(%[[E]] : tensor<4x7xf32>) -> tensor<4x7xf32>
 // CHECK-NEXT: %[[S:.*]] = tensor.extract_slice %[[F]][1, 2] [3, 5] [1, 1] : tensor<4x7xf32> to tensor<3x5xf32>
-// CHECK-NEXT: %[[B:.*]] = linalg.broadcast ins(%row:tensor<5xf32>) outs(%[[S]]:tensor<3x5xf32>) dimensions = [0]
+// CHECK-NEXT: %[[B:.*]] = linalg.broadcast ins(%row : tensor<5xf32>) outs(%[[S]] : tensor<3x5xf32>) dimensions = [0]
 // CHECK-NEXT: %[[P:.*]] = tensor.insert_slice %[[B]] into %[[F]][1, 2] [3, 5] [1, 1] : tensor<3x5xf32> into tensor<4x7xf32>
 // CHECK-NEXT: func.return %[[P]]
 // BORDER-LABEL: func.func @broadcast_rows
 // BORDER-NOT:   linalg.fill ins(%v : f32) outs(%{{.*}} : tensor<4x7xf32>)
-// BORDER:       linalg.broadcast ins(%row:tensor<5xf32>)
+// BORDER:       linalg.broadcast ins(%row : tensor<5xf32>)
 // BORDER-NOT:   tensor.pad
 
 func.func @broadcast_dynamic(%col: tensor<?xf32>, %e: tensor<?x3xf32>, %lo: index) -> tensor<?x4xf32> {
@@ -36,7 +36,7 @@ func.func @broadcast_dynamic(%col: tensor<?xf32>, %e: tensor<?x3xf32>, %lo: inde
 }
 // CHECK-LABEL: func.func @broadcast_dynamic
 // CHECK:      %[[S:.*]] = tensor.extract_slice %{{.*}}[%lo, 1] [%{{.*}}, 3] [1, 1] : tensor<?x4xf32> to tensor<?x3xf32>
-// CHECK-NEXT: %[[B:.*]] = linalg.broadcast ins(%col:tensor<?xf32>) outs(%[[S]]:tensor<?x3xf32>) dimensions = [1]
+// CHECK-NEXT: %[[B:.*]] = linalg.broadcast ins(%col : tensor<?xf32>) outs(%[[S]] : tensor<?x3xf32>) dimensions = [1]
 // CHECK-NEXT: %{{.*}} = tensor.insert_slice %[[B]] into %{{.*}}[%lo, 1] [%{{.*}}, 3] [1, 1]
 // CHECK-NOT:  tensor.pad
 

@@ -28,7 +28,7 @@ func.func @named_producers(%a: tensor<3x4xf32>, %b: tensor<3x4xf32>, %v: f32) ->
 // CHECK-NEXT: %[[A:.*]] = linalg.add ins(%a, %b : tensor<3x4xf32>, tensor<3x4xf32>) outs(%[[S1]] : tensor<3x4xf32>) -> tensor<3x4xf32>
 // CHECK-NEXT: %p1{{.*}} = tensor.insert_slice %[[A]]
 // CHECK:      %[[S2:.*]] = tensor.extract_slice %{{.*}}[0, 1] [4, 3] [1, 1] : tensor<4x5xf32> to tensor<4x3xf32>
-// CHECK-NEXT: %[[T:.*]] = linalg.transpose ins(%a:tensor<3x4xf32>) outs(%[[S2]]:tensor<4x3xf32>) permutation = [1, 0]
+// CHECK-NEXT: %[[T:.*]] = linalg.transpose ins(%a : tensor<3x4xf32>) outs(%[[S2]] : tensor<4x3xf32>) permutation = [1, 0]
 // CHECK-NEXT: %p2{{.*}} = tensor.insert_slice %[[T]]
 // CHECK:      %[[S3:.*]] = tensor.extract_slice %{{.*}}[0, 2] [3, 4] [1, 1] : tensor<3x6xf32> to tensor<3x4xf32>
 // CHECK-NEXT: %[[M:.*]] = linalg.map { math.exp } ins(%b : tensor<3x4xf32>) outs(%[[S3]] : tensor<3x4xf32>)

@@ -57,7 +57,7 @@ func.func @transpose(%x: tensor<2x3xf32>) -> tensor<3x2xf32> {
 }
 // CHECK-LABEL: func.func @transpose(
 // CHECK-NEXT:    %[[V0:.*]] = memref.alloc() {alignment = 64 : i64} : memref<3x2xf32>
-// CHECK-NEXT:    linalg.transpose ins(%x:memref<2x3xf32, strided<[?, ?], offset: ?>>) outs(%[[V0]]:memref<3x2xf32>) permutation = [1, 0]
+// CHECK-NEXT:    linalg.transpose ins(%x : memref<2x3xf32, strided<[?, ?], offset: ?>>) outs(%[[V0]] : memref<3x2xf32>) permutation = [1, 0]
 // CHECK-NEXT:    func.return %[[V0]] : memref<3x2xf32>
 // GENERIC-LABEL: sym_name = "transpose"
 // GENERIC:       {__inplace_operands_attr__ = ["true", "true"]} : (tensor<2x3xf32>, tensor<3x2xf32>) -> tensor<3x2xf32>
@@ -69,7 +69,7 @@ func.func @transpose_onto_input(%x: tensor<3x3xf32>) -> tensor<3x3xf32> {
 }
 // CHECK-LABEL: func.func @transpose_onto_input(
 // CHECK-NEXT:    %[[V0:.*]] = memref.alloc() {alignment = 64 : i64} : memref<3x3xf32>
-// CHECK-NEXT:    linalg.transpose ins(%x:memref<3x3xf32, strided<[?, ?], offset: ?>>) outs(%[[V0]]:memref<3x3xf32>) permutation = [1, 0]
+// CHECK-NEXT:    linalg.transpose ins(%x : memref<3x3xf32, strided<[?, ?], offset: ?>>) outs(%[[V0]] : memref<3x3xf32>) permutation = [1, 0]
 // CHECK-NEXT:    func.return %[[V0]] : memref<3x3xf32>
 // GENERIC-LABEL: sym_name = "transpose_onto_input"
 // GENERIC:       {__inplace_operands_attr__ = ["true", "false"]} : (tensor<3x3xf32>, tensor<3x3xf32>) -> tensor<3x3xf32>
@@ -81,7 +81,7 @@ func.func @broadcast(%x: tensor<3xf32>) -> tensor<2x3xf32> {
 }
 // CHECK-LABEL: func.func @broadcast(
 // CHECK-NEXT:    %[[V0:.*]] = memref.alloc() {alignment = 64 : i64} : memref<2x3xf32>
-// CHECK-NEXT:    linalg.broadcast ins(%x:memref<3xf32, strided<[?], offset: ?>>) outs(%[[V0]]:memref<2x3xf32>) dimensions = [0]
+// CHECK-NEXT:    linalg.broadcast ins(%x : memref<3xf32, strided<[?], offset: ?>>) outs(%[[V0]] : memref<2x3xf32>) dimensions = [0]
 // CHECK-NEXT:    func.return %[[V0]] : memref<2x3xf32>
 // GENERIC-LABEL: sym_name = "broadcast"
 // GENERIC:       {__inplace_operands_attr__ = ["true", "true"]} : (tensor<3xf32>, tensor<2x3xf32>) -> tensor<2x3xf32>
@@ -95,7 +95,7 @@ func.func @reduce(%x: tensor<4x5xf32>, %init: tensor<4xf32>) -> tensor<4xf32> {
   return %r : tensor<4xf32>
 }
 // CHECK-LABEL: func.func @reduce(
-// CHECK-NEXT:    linalg.reduce ins(%x:memref<4x5xf32, strided<[?, ?], offset: ?>>) outs(%init:memref<4xf32, strided<[?], offset: ?>>) dimensions = [1]
+// CHECK-NEXT:    linalg.reduce ins(%x : memref<4x5xf32, strided<[?, ?], offset: ?>>) outs(%init : memref<4xf32, strided<[?], offset: ?>>) dimensions = [1]
 // CHECK-NEXT:    (%in: f32, %acc: f32) {
 // CHECK-NEXT:      %s = arith.addf %in, %acc : f32
 // CHECK-NEXT:      linalg.yield %s : f32
@@ -115,7 +115,7 @@ func.func @reduce_init_read_after(%x: tensor<4x5xi32>, %init: tensor<5xi32>) -> 
 // CHECK-LABEL: func.func @reduce_init_read_after(
 // CHECK-NEXT:    %[[V0:.*]] = memref.alloc() {alignment = 64 : i64} : memref<5xi32>
 // CHECK-NEXT:    memref.copy{{.*}}%init, %[[V0]]
-// CHECK-NEXT:    linalg.reduce ins(%x:memref<4x5xi32, strided<[?, ?], offset: ?>>) outs(%[[V0]]:memref<5xi32>) dimensions = [0]
+// CHECK-NEXT:    linalg.reduce ins(%x : memref<4x5xi32, strided<[?, ?], offset: ?>>) outs(%[[V0]] : memref<5xi32>) dimensions = [0]
 // CHECK-NEXT:    (%in: i32, %acc: i32) {
 // CHECK-NEXT:      %s = arith.maxsi %in, %acc : i32
 // CHECK-NEXT:      linalg.yield %s : i32
