@@ -7,7 +7,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: all venv test lint lit pytest demo bench clean
+.PHONY: all venv venv-xdsl test test-xdsl-compat lint lit pytest demo bench clean
 
 all: test
 
@@ -19,15 +19,33 @@ $(STAMP): pyproject.toml
 
 venv: $(STAMP)
 
+# A second environment with plain xDSL (same versions as $(VENV), without this
+# package): the reference for test-xdsl-compat and the start-up benchmark.
+PLAIN_VENV := .venv-xdsl
+PLAIN_STAMP := $(PLAIN_VENV)/.installed
+
+$(PLAIN_STAMP): $(STAMP) tests/xdsl_compat/plain_venv.py
+	$(BIN)/python tests/xdsl_compat/plain_venv.py --plain $(PLAIN_VENV)
+
+venv-xdsl: $(PLAIN_STAMP)
+
 PY_SOURCES := linalg_ext passes tests bench examples setup.py
 
-## make test: the whole suite: ruff, lit over tests/filecheck, pytest over tests/unit.
+## make test: the whole suite: ruff, lit over tests/filecheck, pytest over tests/unit
+## (both spread over the machine's cores).
 test: $(STAMP)
 	@status=0; \
 	$(BIN)/ruff check $(PY_SOURCES) && $(BIN)/ruff format --check $(PY_SOURCES) || status=1; \
 	$(BIN)/lit -sv tests/filecheck || status=1; \
-	$(BIN)/python -m pytest -q tests/unit || status=1; \
+	$(BIN)/python -m pytest -q -n auto tests/unit || status=1; \
 	exit $$status
+
+## make test-xdsl-compat: xDSL 0.74's own FileCheck tests of the dialects and
+## passes we touch (from its PyPI sdist, cached in .cache/), run in $(VENV) and
+## in plain xDSL ($(PLAIN_VENV)); fails when any test's status or xdsl-opt
+## output differs. See tests/xdsl_compat/README.md.
+test-xdsl-compat: $(PLAIN_STAMP)
+	$(BIN)/python tests/xdsl_compat/run_xdsl_tests.py --jobs 2
 
 lint: $(STAMP)
 	$(BIN)/ruff check $(PY_SOURCES)
@@ -37,7 +55,7 @@ lit: $(STAMP)
 	$(BIN)/lit -sv tests/filecheck
 
 pytest: $(STAMP)
-	$(BIN)/python -m pytest -q tests/unit
+	$(BIN)/python -m pytest -q -n auto tests/unit
 
 ## make demo: parse, verify and print a program written with linalg_ext ops,
 ## through the stock xdsl-opt, then run it on the interpreter; then the seed 000
@@ -54,13 +72,15 @@ demo: $(STAMP)
 ## make bench: the benchmarks (medians, side by side): compiled kernels (our
 ## lowering + llvmlite vs mlir-opt-22 | mlir-runner-22 -O3 vs numpy), the interpreter
 ## (ours vs stock xDSL vs numpy), fuse-pad's benefit compiled by upstream, and
-## linalg-fuse-elementwise-ext's compile time on chains of 100..10000 ops vs upstream.
+## linalg-fuse-elementwise-ext's compile time on chains of 100..10000 ops vs upstream,
+## and xdsl-opt's start-up with our package installed vs plain xDSL.
 bench: $(STAMP)
 	$(BIN)/python bench/native_bench.py
 	$(BIN)/python bench/interpreter_bench.py
 	$(BIN)/python bench/fuse_pad_bench.py
 	$(BIN)/python bench/fuse_elementwise_bench.py
+	$(BIN)/python bench/startup_bench.py
 
 clean:
-	rm -rf $(VENV) build *.egg-info .pytest_cache
+	rm -rf $(VENV) $(PLAIN_VENV) build *.egg-info .pytest_cache
 	find . -name __pycache__ -prune -exec rm -rf {} +

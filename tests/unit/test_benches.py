@@ -61,3 +61,21 @@ def test_pad_fusion_demo_checks_both_versions():
     assert result.returncode == 0, result.stderr
     assert "unfused" in result.stdout and "fuse-pad" in result.stdout
     assert "both results equal each other and numpy's" in result.stdout
+
+
+def test_startup_bench_times_both_files_without_judging_in_quick_mode():
+    # --quick never creates the plain venv and never asserts a timing.
+    result = subprocess.run(
+        [sys.executable, str(REPO / "bench" / "startup_bench.py"), "--quick"],
+        capture_output=True,
+        text=True,
+    )
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.startswith("machine: ")
+    rows = [line.split() for line in result.stdout.splitlines()]
+    timed = {row[0] for row in rows if row[1:3] == ["with", "package"]}
+    assert timed == {"plain.mlir", "linalg_ext.mlir"}
+    if (REPO / ".venv-xdsl" / "bin" / "xdsl-opt").exists():
+        assert "not judged (--quick)" in result.stdout
+    else:
+        assert "no plain xDSL venv" in result.stdout
