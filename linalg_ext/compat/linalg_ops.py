@@ -32,7 +32,7 @@ from xdsl.dialects.builtin import (
 from xdsl.dialects.linalg.abstract_ops import ElementwiseOperation, NamedOperation
 from xdsl.dialects.linalg.attrs import IteratorTypeAttr
 from xdsl.dialects.linalg.ops import YieldOp
-from xdsl.ir import Attribute, Block, BlockArgument, Operation, Region, SSAValue
+from xdsl.ir import Attribute, Block, BlockArgument, Region, SSAValue
 from xdsl.ir.affine import AffineDimExpr, AffineMap
 from xdsl.irdl import (
     IRDLOperation,
@@ -57,11 +57,16 @@ from linalg_ext.compat.checks import (
     verify_destination_results,
     verify_shaped_operands,
 )
+from linalg_ext.compat.short_form import (
+    build_short_form_region,
+    parse_optional_short_form,
+    print_short_form,
+    short_form_payload,
+)
 from linalg_ext.compat.syntax import (
     parse_optional_result_types,
     print_result_types,
     sorted_attributes,
-    split_properties,
 )
 from linalg_ext.shaped import is_ranked_shaped, rank_of_value
 from linalg_ext.type_functions import cast_signed
@@ -196,12 +201,7 @@ class MapOp(IRDLOperation):
         start = parser.pos
         # Short form: `{ payload-op attr-dict? }`, read before the operands it
         # applies to are known.
-        payload: tuple[str, dict[str, Attribute], int] | None = None
-        if parser.parse_optional_punctuation("{") is not None:
-            name_pos = parser.pos
-            name = parser.parse_identifier(" (the payload op of linalg.map)")
-            payload = (name, parser.parse_optional_attr_dict(), name_pos)
-            parser.parse_punctuation("}")
+        payload = parse_optional_short_form(parser, cls.name)
         inputs = parse_optional_operand_group(parser, "ins") or ()
         outs_pos = parser.pos
         outputs = parse_optional_operand_group(parser, "outs")
@@ -220,7 +220,14 @@ class MapOp(IRDLOperation):
         attributes = parser.parse_optional_attr_dict()
 
         if payload is not None:
-            mapper = _short_form_mapper(parser, *payload, inputs, init)
+            mapper = build_short_form_region(
+                parser,
+                cls.name,
+                payload,
+                (*inputs, init),
+                lambda block: block.args[: len(inputs)],
+                element_type(init.type),
+            )
         else:
             arguments = parser.parse_comma_separated_list(
                 Parser.Delimiter.PAREN, parser.parse_argument
@@ -228,16 +235,14 @@ class MapOp(IRDLOperation):
             mapper = parser.parse_region(arguments)
         return cls(inputs, init, mapper, attributes)
 
+    def _payload_operands(self, block: Block) -> Sequence[SSAValue]:
+        """The short form applies its payload op to the inputs' elements."""
+        return block.args[: len(self.inputs)]
+
     def print(self, printer: Printer) -> None:
-        payload = short_form_payload(self)
+        payload = short_form_payload(self.mapper, self._payload_operands)
         if payload is not None:
-            printer.print_string(f" {{ {payload.name}")
-            entries = sorted_attributes({**payload.properties, **payload.attributes})
-            _drop_default_fastmath(entries)
-            if entries:
-                printer.print_string(" ")
-                printer.print_attr_dict(entries)
-            printer.print_string(" }")
+            print_short_form(printer, payload)
         if self.inputs:
             print_operand_group(printer, "ins", self.inputs)
         print_operand_group(printer, "outs", (self.init,))
@@ -253,70 +258,6 @@ class MapOp(IRDLOperation):
 
 def _shape_text(shape: Sequence[int]) -> str:
     return ", ".join("?" if extent < 0 else str(extent) for extent in shape)
-
-
-def _drop_default_fastmath(entries: dict[str, Attribute]) -> None:
-    """MLIR leaves out of the short form the first fastmath flags that are
-    `none` (and only those: other defaults, like `overflowFlags`, stay)."""
-    for name, value in entries.items():
-        if isinstance(value, arith.FastMathFlagsAttr):
-            if value == arith.FastMathFlagsAttr("none"):
-                del entries[name]
-            return
-
-
-def short_form_payload(op: MapOp) -> Operation | None:
-    """The one op of the mapper if MLIR prints this map in its short form:
-    the op takes the input elements in order (not the init's), has one result
-    and no regions, and the mapper yields exactly that result."""
-    block = op.mapper.block
-    payload, terminator = block.first_op, block.last_op
-    if payload is None or payload.next_op is not terminator:
-        return None
-    if not isinstance(terminator, YieldOp) or len(payload.results) != 1:
-        return None
-    if tuple(terminator.arguments) != tuple(payload.results):
-        return None
-    if payload.regions or payload.successors:
-        return None
-    input_args = block.args[: len(op.inputs)]
-    if not payload.operands or tuple(payload.operands) != tuple(input_args):
-        return None
-    return payload
-
-
-def _short_form_mapper(
-    parser: Parser,
-    payload_name: str,
-    entries: dict[str, Attribute],
-    name_pos: int,
-    inputs: Sequence[SSAValue],
-    init: SSAValue,
-) -> Region:
-    """The mapper the short form stands for: the payload op applied to the
-    input elements, its one result yielded."""
-    op_type = parser.ctx.get_optional_op(payload_name)
-    if op_type is None:
-        parser.raise_error(
-            f"unknown operation '{payload_name}' in the short form of linalg.map",
-            name_pos,
-            name_pos + len(payload_name),
-        )
-    property_names = (
-        op_type.get_irdl_definition().properties
-        if issubclass(op_type, IRDLOperation)
-        else ()
-    )
-    properties, attributes = split_properties(entries, property_names)
-    block = Block(arg_types=[element_type(v.type) for v in (*inputs, init)])
-    payload = op_type.create(
-        operands=block.args[: len(inputs)],
-        result_types=[element_type(init.type)],
-        properties=properties,
-        attributes=attributes,
-    )
-    block.add_ops([payload, YieldOp(payload.results[0])])
-    return Region(block)
 
 
 # --------------------------------------------------------------------------

@@ -40,7 +40,7 @@ from xdsl.dialects.builtin import (
 from xdsl.dialects.linalg.attrs import IteratorTypeAttr
 from xdsl.dialects.linalg.ops import ReduceOp as XdslReduceOp
 from xdsl.dialects.linalg.ops import YieldOp
-from xdsl.ir import Attribute, Block, Dialect, Operation, Region, SSAValue
+from xdsl.ir import Attribute, Block, Dialect, Region, SSAValue
 from xdsl.ir.affine import AffineMap
 from xdsl.irdl import (
     IRDLOperation,
@@ -64,8 +64,13 @@ from linalg_ext.compat.linalg_named_attrs import (
     print_integer_list,
     print_trailing_attributes,
 )
-from linalg_ext.compat.linalg_ops import TENSOR_OR_MEMREF, _drop_default_fastmath
-from linalg_ext.compat.syntax import sorted_attributes, split_properties
+from linalg_ext.compat.linalg_ops import TENSOR_OR_MEMREF
+from linalg_ext.compat.short_form import (
+    build_short_form_region,
+    parse_optional_short_form,
+    print_short_form,
+    short_form_payload,
+)
 from linalg_ext.shaped import is_ranked_shaped
 from linalg_ext.transforms.affine_maps import projection
 from linalg_ext.transforms.dps import iterator_types
@@ -231,12 +236,7 @@ class ReduceOp(IRDLOperation):
     @classmethod
     def parse(cls, parser: Parser) -> Self:
         start = parser.pos
-        payload: tuple[str, dict[str, Attribute], int] | None = None
-        if parser.parse_optional_punctuation("{") is not None:
-            name_pos = parser.pos
-            name = parser.parse_identifier(" (the payload op of linalg.reduce)")
-            payload = (name, parser.parse_optional_attr_dict(), name_pos)
-            parser.parse_punctuation("}")
+        payload = parse_optional_short_form(parser, cls.name)
         inputs = parse_optional_operand_group(parser, "ins") or ()
         inits = parse_optional_operand_group(parser, "outs") or ()
         for value in (*inputs, *inits):
@@ -256,7 +256,14 @@ class ReduceOp(IRDLOperation):
         )
         attributes = parser.parse_optional_attr_dict()
         if payload is not None:
-            region = _short_form_combiner(parser, *payload, inputs, inits)
+            region = build_short_form_region(
+                parser,
+                cls.name,
+                payload,
+                (*inputs, *inits),
+                _payload_operands,
+                element_type(inits[-1].type),
+            )
         else:
             arguments = parser.parse_comma_separated_list(
                 Parser.Delimiter.PAREN, parser.parse_argument
@@ -265,15 +272,13 @@ class ReduceOp(IRDLOperation):
         return cls(inputs, inits, dimensions, region, attributes)
 
     def print(self, printer: Printer) -> None:
-        payload = short_form_payload(self)
+        payload = (
+            short_form_payload(self.region, _payload_operands)
+            if len(self.inits) == 1
+            else None
+        )
         if payload is not None:
-            printer.print_string(f" {{ {payload.name}")
-            entries = sorted_attributes({**payload.properties, **payload.attributes})
-            _drop_default_fastmath(entries)
-            if entries:
-                printer.print_string(" ")
-                printer.print_attr_dict(entries)
-            printer.print_string(" }")
+            print_short_form(printer, payload)
         print_operand_group(printer, "ins", self.inputs)
         print_operand_group(printer, "outs", self.inits)
         print_integer_list(printer, "dimensions", self.reduced_dimensions())
@@ -305,57 +310,6 @@ def _payload_operands(block: Block) -> tuple[SSAValue, ...]:
     """What the short form applies its payload op to: the last init's
     element, then every other argument in order (MLIR's `initFirst`)."""
     return (block.args[-1], *block.args[:-1])
-
-
-def short_form_payload(op: ReduceOp) -> Operation | None:
-    """The one op of the combiner if MLIR prints this reduce in its short
-    form: it takes the init's element then the inputs', has one result and
-    no regions, and the combiner yields exactly that result."""
-    block = op.region.block
-    payload, terminator = block.first_op, block.last_op
-    if len(op.inits) != 1 or payload is None or payload.next_op is not terminator:
-        return None
-    if not isinstance(terminator, YieldOp) or len(payload.results) != 1:
-        return None
-    if tuple(terminator.arguments) != tuple(payload.results):
-        return None
-    if payload.regions or payload.successors:
-        return None
-    if tuple(payload.operands) != _payload_operands(block):
-        return None
-    return payload
-
-
-def _short_form_combiner(
-    parser: Parser,
-    payload_name: str,
-    entries: dict[str, Attribute],
-    name_pos: int,
-    inputs: Sequence[SSAValue],
-    inits: Sequence[SSAValue],
-) -> Region:
-    op_type = parser.ctx.get_optional_op(payload_name)
-    if op_type is None:
-        parser.raise_error(
-            f"unknown operation '{payload_name}' in the short form of linalg.reduce",
-            name_pos,
-            name_pos + len(payload_name),
-        )
-    property_names = (
-        op_type.get_irdl_definition().properties
-        if issubclass(op_type, IRDLOperation)
-        else ()
-    )
-    properties, attributes = split_properties(entries, property_names)
-    block = Block(arg_types=[element_type(v.type) for v in (*inputs, *inits)])
-    payload = op_type.create(
-        operands=_payload_operands(block),
-        result_types=[element_type(inits[-1].type)],
-        properties=properties,
-        attributes=attributes,
-    )
-    block.add_ops([payload, YieldOp(payload.results[0])])
-    return Region(block)
 
 
 def install_reduce(linalg: Dialect) -> None:
