@@ -11,11 +11,17 @@ STAMP := $(VENV)/.installed
 
 all: test
 
+# pip's output goes to $(INSTALL_LOG); on failure its end is shown.
+INSTALL_LOG := $(VENV)/install.log
+
 $(STAMP): pyproject.toml
-	$(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[test]'
-	touch $(STAMP)
+	@echo "== installing the package and its test tools into $(VENV) (log: $(INSTALL_LOG))"
+	@$(PYTHON) -m venv $(VENV)
+	@{ $(BIN)/python -m pip install --upgrade pip \
+	   && $(BIN)/python -m pip install -e '.[test]'; } > $(INSTALL_LOG) 2>&1 \
+	  || { tail -n 40 $(INSTALL_LOG); \
+	       echo "pip install failed; the whole log is $(INSTALL_LOG)" >&2; exit 1; }
+	@touch $(STAMP)
 
 venv: $(STAMP)
 
@@ -31,11 +37,25 @@ venv-xdsl: $(PLAIN_STAMP)
 
 PY_SOURCES := linalg_ext passes tests bench examples setup.py
 
-## make test: the whole suite: ruff, lit over tests/filecheck, pytest over tests/unit
-## (both spread over the machine's cores).
+# lint-imports checks the import contracts of pyproject.toml
+# ([tool.importlinter]). It reads packages where Python finds them, and in the
+# source tree `passes/` lies outside `linalg_ext/` (setup.py installs it as
+# `linalg_ext.passes`), so it runs in a view of the installed layout: a fresh
+# build/import-graph/linalg_ext/ of links to linalg_ext/'s entries and to
+# passes/ as `passes`.
+IMPORT_VIEW := build/import-graph
+LINT_IMPORTS = rm -rf $(IMPORT_VIEW) && mkdir -p $(IMPORT_VIEW)/linalg_ext \
+	&& ln -s $(CURDIR)/linalg_ext/* $(IMPORT_VIEW)/linalg_ext/ \
+	&& ln -s $(CURDIR)/passes $(IMPORT_VIEW)/linalg_ext/passes \
+	&& cd $(IMPORT_VIEW) \
+	&& $(CURDIR)/$(BIN)/lint-imports --no-logo --no-cache $(CURDIR)/pyproject.toml
+
+## make test: the whole suite: ruff and the import contracts (lint-imports), lit
+## over tests/filecheck, pytest over tests/unit (both spread over the machine's cores).
 test: $(STAMP)
 	@status=0; \
-	$(BIN)/ruff check $(PY_SOURCES) && $(BIN)/ruff format --check $(PY_SOURCES) || status=1; \
+	$(BIN)/ruff check $(PY_SOURCES) && $(BIN)/ruff format --check $(PY_SOURCES) \
+		&& ($(LINT_IMPORTS)) || status=1; \
 	$(BIN)/lit -sv tests/filecheck || status=1; \
 	$(BIN)/python -m pytest -q -n auto tests/unit || status=1; \
 	exit $$status
@@ -50,6 +70,7 @@ test-xdsl-compat: $(PLAIN_STAMP)
 lint: $(STAMP)
 	$(BIN)/ruff check $(PY_SOURCES)
 	$(BIN)/ruff format --check $(PY_SOURCES)
+	$(LINT_IMPORTS)
 
 lit: $(STAMP)
 	$(BIN)/lit -sv tests/filecheck
@@ -58,16 +79,24 @@ pytest: $(STAMP)
 	$(BIN)/python -m pytest -q -n auto tests/unit
 
 ## make demo: parse, verify and print a program written with linalg_ext ops,
-## through the stock xdsl-opt, then run it on the interpreter; then the seed 000
-## example (square + pad, 1024² -> 1280²) before and after fuse-pad, bufferized,
+## through the stock xdsl-opt, then run it on the interpreter; then pad fusion
+## (a square padded, 1024² -> 1280²) before and after fuse-pad, bufferized,
 ## lowered to LLVM in Python, JIT-compiled, checked, timed, peak memory measured.
 demo: $(STAMP)
-	@echo "== examples/demo.mlir, parsed and verified by the stock xdsl-opt:"
+	@echo "== 1. examples/demo.mlir, an attention block written with linalg_ext ops"
+	@echo "==    (batch_matmul, softmax, layer_norm, topk), as the stock xdsl-opt parses,"
+	@echo "==    verifies and prints it:"
 	@PYTHONWARNINGS=ignore::DeprecationWarning $(BIN)/xdsl-opt examples/demo.mlir
 	@echo "== verified: every linalg_ext op above passed its verifier."
-	@echo "== run on the interpreter with random inputs (linalg-ext-run, seed 0):"
+	@echo
+	@echo "== 2. the same program run on the interpreter (linalg-ext-run, random inputs,"
+	@echo "==    seed 0); its three results: the normalised attention output, the two"
+	@echo "==    largest scores of each row and their indices:"
 	@PYTHONWARNINGS=ignore::DeprecationWarning $(BIN)/linalg-ext-run examples/demo.mlir --seed 0
+	@echo
 	@PYTHONWARNINGS=ignore::DeprecationWarning $(BIN)/python examples/pad_fusion_demo.py
+	@echo
+	@echo "== next: docs/tutorial.md"
 
 ## make bench: the benchmarks (medians, side by side): compiled kernels (our
 ## lowering + llvmlite vs mlir-opt-22 | mlir-runner-22 -O3 vs numpy), the interpreter

@@ -12,6 +12,11 @@ Two steps, as in MLIR:
    `bufferization.to_tensor` for the users not yet rewritten. A buffer asked
    of a `to_tensor` is its operand, so the wrappers vanish as the rewrite
    proceeds; at the end, unused wrappers are erased.
+
+With `bufferize-function-boundaries`, every function's memref signature is
+computed before any op is rewritten (`Bufferizer.compute_signatures`).
+The rewrite sits above the analysis and the models: it runs the analysis,
+and reaches models only through the registry (`interface.model_for`).
 """
 
 from __future__ import annotations
@@ -29,18 +34,16 @@ from xdsl.dialects.builtin import (
     TensorType,
     i64,
 )
-from xdsl.ir import Operation, OpResult, SSAValue
+from xdsl.ir import Attribute, Operation, OpResult, SSAValue
 from xdsl.rewriter import InsertPoint, Rewriter
 
-from linalg_ext.bufferization.analysis import (
-    AnalysisState,
-    BufferizationError,
-    analyze_module,
-    has_tensor_semantics,
-)
+from linalg_ext.bufferization.analysis import analyze_module, ordered_functions
+from linalg_ext.bufferization.analysis_state import AnalysisState
 from linalg_ext.bufferization.interface import (
     BufferizableOpModel,
+    BufferizationError,
     OpOperand,
+    has_tensor_semantics,
     is_tensor,
     owner_of,
     tensor_operands,
@@ -63,7 +66,9 @@ class Bufferizer:
         self.state = state
         self.options = state.options
         self.function_types: dict[str, FunctionType] = {}
-        self._types: dict[SSAValue, MemRefType] = {}
+        self.buffer_types: dict[SSAValue, MemRefType] = {}
+        """The memref type found for each value so far (a model that made a
+        provisional assumption may forget the types found meanwhile)."""
         self._current: Operation | None = None
         self.erased: set[Operation] = set()
 
@@ -89,7 +94,7 @@ class Bufferizer:
         """The memref type `value` bufferizes to."""
         if isinstance(value.type, MemRefType):
             return value.type  # pyright: ignore[reportUnknownVariableType]
-        cached = self._types.get(value)
+        cached = self.buffer_types.get(value)
         if cached is not None:
             return cached
         assert isinstance(value.type, TensorType), value.type
@@ -105,7 +110,7 @@ class Bufferizer:
             else:
                 found = model.buffer_type(value, self)
         assert isinstance(found, MemRefType)
-        self._types[value] = found
+        self.buffer_types[value] = found
         return found  # pyright: ignore[reportUnknownVariableType]
 
     def rewrite_model(self, op: Operation) -> BufferizableOpModel | None:
@@ -264,13 +269,49 @@ class Bufferizer:
             count += 1
         return f"{prefix}_{count}"
 
+    # ------------------------------------------------------------- functions
+
+    def compute_signatures(self) -> None:
+        """The memref signature of every function, before any is rewritten:
+        arguments as `function-boundary-type-conversion` says; results too,
+        except with `infer-layout-map`, where a result has the type of the
+        buffer returned."""
+        options = self.options
+        functions = ordered_functions(self.module)
+        for function in functions:
+            inputs = [
+                self.boundary_type(t) if isinstance(t, TensorType) else t
+                for t in function.function_type.inputs
+            ]
+            self.function_types[function.sym_name.data] = FunctionType.from_lists(
+                inputs, list(function.function_type.outputs)
+            )
+        for function in functions:
+            name = function.sym_name.data
+            returns = [op for op in function.walk() if isinstance(op, func.ReturnOp)]
+            outputs: list[Attribute] = []
+            for index, output in enumerate(function.function_type.outputs):
+                if not isinstance(output, TensorType):
+                    outputs.append(output)
+                    continue
+                conversion = options.function_boundary_type_conversion
+                if conversion == "identity-layout-map":
+                    outputs.append(identity_memref(output))
+                elif conversion == "fully-dynamic-layout-map" or not returns:
+                    outputs.append(fully_dynamic_memref(output))
+                else:
+                    types = {self.buffer_type(r.operands[index]) for r in returns}
+                    outputs.append(
+                        types.pop() if len(types) == 1 else fully_dynamic_memref(output)
+                    )
+            inputs = list(self.function_types[name].inputs)
+            self.function_types[name] = FunctionType.from_lists(inputs, outputs)
+
     # ------------------------------------------------------------------ driver
 
     def run(self) -> None:
         if self.options.bufferize_function_boundaries:
-            from linalg_ext.bufferization.functions import compute_signatures
-
-            compute_signatures(self)
+            self.compute_signatures()
         worklist = [
             op
             for op in self.module.walk()

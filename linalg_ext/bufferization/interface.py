@@ -20,20 +20,36 @@ calls `bufferize`. Models are registered per op class:
 Every method has the default MLIR's interface has, so a model only says
 what is special about its op. `docs/bufferization.md` explains each
 question with examples.
+
+This module is the bottom of the package: it imports nothing of it but
+`options`. What a model may ask of the analysis and of the rewrite is
+spelled out here as two protocols (`AnalysisQueries`, `BufferizerServices`),
+which `analysis_state.AnalysisState` and `bufferizer.Bufferizer` implement;
+models therefore never import the analysis or the rewriter.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
 from enum import Enum
-from typing import TYPE_CHECKING
+from typing import Protocol
 
-from xdsl.dialects.builtin import MemRefType, TensorType
-from xdsl.ir import BlockArgument, Operation, OpResult, SSAValue
+from xdsl.dialects import func
+from xdsl.dialects.builtin import FunctionType, MemRefType, ModuleOp, TensorType
+from xdsl.ir import BlockArgument, Operation, OpResult, Region, SSAValue
 
-if TYPE_CHECKING:
-    from linalg_ext.bufferization.analysis import AnalysisState
-    from linalg_ext.bufferization.bufferizer import Bufferizer
+from linalg_ext.bufferization.options import BufferizationOptions
+
+
+class BufferizationError(Exception):
+    """Bufferization cannot proceed; the message names the op and why."""
+
+    def __init__(self, op: Operation | None, reason: str):
+        self.op = op
+        self.reason = reason
+        where = f"'{op.name}': " if op is not None else ""
+        super().__init__(f"{where}{reason}")
 
 
 class BufferRelation(Enum):
@@ -88,6 +104,25 @@ def tensor_operands(op: Operation) -> list[OpOperand]:
     return [OpOperand(op, i) for i, v in enumerate(op.operands) if is_tensor(v)]
 
 
+def has_tensor_semantics(op: Operation) -> bool:
+    """Whether the op touches tensors: a tensor operand or result, a tensor
+    region argument, or (a function) a tensor in its signature."""
+    if isinstance(op, func.FuncOp):
+        function_type = op.function_type
+        return any(
+            isinstance(t, TensorType)
+            for t in (*function_type.inputs, *function_type.outputs)
+        )
+    if any(is_tensor(v) for v in op.operands) or any(is_tensor(r) for r in op.results):
+        return True
+    return any(
+        is_tensor(arg)
+        for region in op.regions
+        for block in region.blocks
+        for arg in block.args
+    )
+
+
 def owner_of(value: SSAValue) -> Operation | None:
     """The op a value belongs to: its defining op, or for a block argument
     the op whose region holds the block."""
@@ -98,30 +133,132 @@ def owner_of(value: SSAValue) -> Operation | None:
     return None
 
 
+@dataclass
+class FunctionFacts:
+    """What callers need to know about a function's tensor arguments (the
+    analysis records them with `bufferize-function-boundaries`)."""
+
+    read: set[int] = field(default_factory=set[int])
+    written: set[int] = field(default_factory=set[int])
+    equivalent_arg: dict[int, int] = field(default_factory=dict[int, int])
+    """Result index -> the argument it is the very buffer of."""
+    aliasing_args: dict[int, list[int]] = field(default_factory=dict[int, list[int]])
+    """Result index -> arguments it may alias (including equivalent ones)."""
+
+
+class AnalysisQueries(Protocol):
+    """What a model may ask of the analysis (`analysis_state.AnalysisState`
+    answers). Defined here so that models need not import the analysis."""
+
+    options: BufferizationOptions
+    function_facts: dict[str, FunctionFacts]
+
+    def model(self, op: Operation) -> BufferizableOpModel | None: ...
+
+    def reads(self, operand: OpOperand) -> bool: ...
+
+    def writes(self, operand: OpOperand) -> bool: ...
+
+    def aliasing_values(self, operand: OpOperand) -> list[AliasingValue]: ...
+
+    def aliasing_operands(self, value: SSAValue) -> list[AliasingOperand]: ...
+
+    def is_in_place(self, operand: OpOperand) -> bool: ...
+
+    def reverse_chain(
+        self,
+        start: SSAValue,
+        condition: Callable[[SSAValue], bool],
+        *,
+        include_leaves: bool,
+        equivalent_only: bool = False,
+        in_place_only: bool = False,
+    ) -> list[SSAValue]: ...
+
+    def find_definitions(
+        self,
+        operand: OpOperand,
+        *,
+        inside: Operation | None = None,
+        follow_leaves: bool = False,
+    ) -> list[SSAValue]: ...
+
+    def is_value_read(self, value: SSAValue) -> bool: ...
+
+    def alias_set(self, value: SSAValue) -> list[SSAValue]: ...
+
+    def are_equivalent(self, a: SSAValue, b: SSAValue) -> bool: ...
+
+    def repetitive_region(self, op_or_value: Operation | SSAValue) -> Region | None: ...
+
+
+class BufferizerServices(Protocol):
+    """What a model's rewrite may use (`bufferizer.Bufferizer` provides it).
+    Defined here so that models need not import the rewriter."""
+
+    module: ModuleOp
+    state: AnalysisQueries
+    options: BufferizationOptions
+    function_types: dict[str, FunctionType]
+    buffer_types: dict[SSAValue, MemRefType]
+
+    def default_type(self, tensor_type: TensorType) -> MemRefType: ...
+
+    def buffer_type(self, value: SSAValue) -> MemRefType: ...
+
+    def insert(self, *ops: Operation) -> None: ...
+
+    def index_constant(self, value: int) -> SSAValue: ...
+
+    def buffer(self, value: SSAValue) -> SSAValue: ...
+
+    def buffer_as(self, value: SSAValue, memref_type: MemRefType) -> SSAValue: ...
+
+    def cast(self, buffer: SSAValue, memref_type: MemRefType) -> SSAValue: ...
+
+    def dynamic_sizes_of(self, buffer: SSAValue) -> list[SSAValue]: ...
+
+    def allocate(
+        self, memref_type: MemRefType, dynamic_sizes: Sequence[SSAValue] = ()
+    ) -> SSAValue: ...
+
+    def allocate_like(
+        self, buffer: SSAValue, like: MemRefType | None = None
+    ) -> SSAValue: ...
+
+    def copy(self, source: SSAValue, destination: SSAValue) -> None: ...
+
+    def replace_op(self, op: Operation, values: Sequence[SSAValue | None]) -> None: ...
+
+    def erase(self, op: Operation) -> None: ...
+
+    def new_global_name(self, prefix: str) -> str: ...
+
+
 class BufferizableOpModel:
     """How an op bufferizes. Subclass it and override what differs from the
     defaults (those of MLIR's `BufferizableOpInterface`)."""
 
     # ----------------------------------------------------------------- analysis
 
-    def reads(self, operand: OpOperand, state: AnalysisState) -> bool:
+    def reads(self, operand: OpOperand, state: AnalysisQueries) -> bool:
         """Whether the op reads the operand's buffer. Default: yes (safe)."""
         return True
 
-    def writes(self, operand: OpOperand, state: AnalysisState) -> bool:
+    def writes(self, operand: OpOperand, state: AnalysisQueries) -> bool:
         """Whether the op writes the operand's buffer, if it is given that
         buffer (in place). Default: no."""
         return False
 
     def aliasing_values(
-        self, operand: OpOperand, state: AnalysisState
+        self, operand: OpOperand, state: AnalysisQueries
     ) -> list[AliasingValue]:
         """The op's results (or region arguments) that share the operand's
         buffer when the operand bufferizes in place. Default: none."""
         return []
 
     def aliasing_operands(
-        self, value: SSAValue, state: AnalysisState
+        self, value: SSAValue, state: AnalysisQueries
     ) -> list[AliasingOperand]:
         """The operands whose buffer the result `value` may be. Default: the
         inverse of `aliasing_values` over the op's own tensor operands."""
@@ -136,7 +273,7 @@ class BufferizableOpModel:
                     )
         return found
 
-    def result_writes(self, value: SSAValue, state: AnalysisState) -> bool:
+    def result_writes(self, value: SSAValue, state: AnalysisQueries) -> bool:
         """Whether the result is a definition: the op gives it new contents
         (it is where a reader's value is written). Default as MLIR's: a
         result with no aliasing operand is new; otherwise, it is a write if
@@ -160,16 +297,18 @@ class BufferizableOpModel:
         """Whether the result bufferizes to a new allocation."""
         return False
 
-    def is_writable(self, value: SSAValue, state: AnalysisState) -> bool:
+    def is_writable(self, value: SSAValue, state: AnalysisQueries) -> bool:
         """Whether the buffer of a result or region argument may be written.
         Default: yes."""
         return True
 
-    def must_bufferize_in_place(self, operand: OpOperand, state: AnalysisState) -> bool:
+    def must_bufferize_in_place(
+        self, operand: OpOperand, state: AnalysisQueries
+    ) -> bool:
         return False
 
     def is_elementwise_access(
-        self, op: Operation, operands: list[OpOperand], state: AnalysisState
+        self, op: Operation, operands: list[OpOperand], state: AnalysisQueries
     ) -> bool:
         """Whether every element of these operands is read before the same
         element is written and no other element is read after: then an input
@@ -177,7 +316,7 @@ class BufferizableOpModel:
         return False
 
     def is_not_conflicting(
-        self, read: OpOperand, write: OpOperand, state: AnalysisState
+        self, read: OpOperand, write: OpOperand, state: AnalysisQueries
     ) -> bool:
         """An op-specific exception to a read-after-write conflict."""
         return False
@@ -195,13 +334,15 @@ class BufferizableOpModel:
         """Whether at most one of the op's regions runs (an `scf.if`)."""
         return False
 
-    def verify_analysis(self, op: Operation, state: AnalysisState) -> str | None:
+    def verify_analysis(self, op: Operation, state: AnalysisQueries) -> str | None:
         """A reason the op cannot bufferize with these decisions, if any."""
         return None
 
     # ------------------------------------------------------------------ rewrite
 
-    def buffer_type(self, value: SSAValue, bufferizer: Bufferizer) -> MemRefType:
+    def buffer_type(
+        self, value: SSAValue, bufferizer: BufferizerServices
+    ) -> MemRefType:
         """The memref type the value bufferizes to. Default: that of the
         first aliasing operand, else an identity-layout memref."""
         aliases = self.aliasing_operands(value, bufferizer.state)
@@ -212,7 +353,7 @@ class BufferizableOpModel:
         assert isinstance(value.type, TensorType)
         return bufferizer.default_type(value.type)
 
-    def bufferize(self, op: Operation, bufferizer: Bufferizer) -> None:
+    def bufferize(self, op: Operation, bufferizer: BufferizerServices) -> None:
         """Rewrite `op` to memrefs. Operands' buffers come from
         `bufferizer.buffer(value)`; results are replaced with
         `bufferizer.replace_op(op, buffers)`. Every out-of-place operand has

@@ -14,6 +14,7 @@ from xdsl.dialects.builtin import (
     DYNAMIC_INDEX,
     MemRefType,
     NoneAttr,
+    ShapedType,
     StridedLayoutAttr,
     TensorType,
 )
@@ -46,22 +47,19 @@ def fully_dynamic_memref(
 
 
 def row_major_strides(shape: Sequence[int]) -> Strides:
-    strides: Strides = []
-    running: int | None = 1
-    for extent in reversed(shape):
-        strides.append(running)
-        if running is not None:
-            running = None if extent == DYNAMIC_INDEX else running * extent
-    return list(reversed(strides))
+    """The strides of a fresh (row-major) buffer of `shape`: `None` from a
+    dynamic extent outwards (xDSL's `ShapedType.strides_for_shape`, as a
+    list)."""
+    return list(ShapedType.strides_for_shape(shape))
 
 
 def strides_and_offset(memref_type: MemRefType) -> tuple[Strides, int | None]:
-    layout = memref_type.layout
-    if isinstance(layout, NoneAttr):
-        return row_major_strides(memref_type.get_shape()), 0
-    if isinstance(layout, StridedLayoutAttr):
-        return list(layout.get_strides()), layout.get_offset()
-    return [None] * len(memref_type.get_shape()), None
+    """The strides and offset of a memref's layout (`None` where dynamic);
+    all unknown for a layout that is not strided (an affine map)."""
+    strides = memref_type.get_strides()
+    if strides is None:
+        return [None] * len(memref_type.get_shape()), None
+    return list(strides), memref_type.get_offset()
 
 
 def is_identity(memref_type: MemRefType) -> bool:

@@ -6,16 +6,11 @@ tile be computed in place inside its destination."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from xdsl.dialects import tensor
 from xdsl.ir import Operation, OpResult, SSAValue
 
-from linalg_ext.bufferization.interface import OpOperand
+from linalg_ext.bufferization.interface import AnalysisQueries, OpOperand
 from linalg_ext.compat.forall_ops import ParallelInsertSliceOp
-
-if TYPE_CHECKING:
-    from linalg_ext.bufferization.analysis import AnalysisState
 
 _INSERTIONS = (tensor.InsertSliceOp, ParallelInsertSliceOp)
 
@@ -44,7 +39,7 @@ def same_subset(extraction: tensor.ExtractSliceOp, insertion: Operation) -> bool
 
 
 def is_equivalent_subset(
-    state: AnalysisState, value: SSAValue, insertion: Operation
+    state: AnalysisQueries, value: SSAValue, insertion: Operation
 ) -> bool:
     """Whether `value` is an `extract_slice` of a tensor equivalent to the
     insertion's destination, on the same subset."""
@@ -60,7 +55,7 @@ def is_equivalent_subset(
 
 
 def matches_insert_destination(
-    state: AnalysisState, value: SSAValue, insertion: Operation
+    state: AnalysisQueries, value: SSAValue, insertion: Operation
 ) -> bool:
     """Whether every value `value` comes from (through equivalent aliases)
     is the subset the insertion writes."""

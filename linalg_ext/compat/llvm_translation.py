@@ -5,9 +5,15 @@ xDSL's `xdsl.backend.llvm.convert_module` dispatches every op through one
 puts a dispatcher in front of it: an op whose class has a translation
 registered here (`@translates(OpClass)`) is translated by it, every other op
 by xDSL. The ops themselves (those xDSL lacks) are defined next to their
-translation in `compat/llvm_ops.py` (scalar) and `compat/llvm_memory_ops.py`
-(memory), and appended to xDSL's `llvm` dialect by
-`compat.install()`.
+translation in `compat/llvm_ops.py` (scalar), `compat/llvm_value_ops.py`
+(values: poison, intrinsics) and `compat/llvm_memory_ops.py` (memory), and
+appended to xDSL's `llvm` dialect by `compat.install()`.
+
+This module is the registry those op modules register into: it imports
+none of them, so the dependency goes one way. A translation is registered
+when its op module is imported; `compat.install()` imports every op module
+(to add the ops to the dialect) and installs the dispatcher, and ops are
+only translated after that.
 
 A translation receives the op, llvmlite's `IRBuilder` positioned where the op
 goes, and the map from xDSL values to llvmlite values, which it extends with
@@ -49,7 +55,9 @@ _installed = False
 
 
 def install_llvm_translation() -> None:
-    """Route xDSL's op translation through `TRANSLATIONS` first (idempotent)."""
+    """Route xDSL's op translation through `TRANSLATIONS` first (idempotent).
+    Translations registered later (an op module imported afterwards) are
+    found too: the dispatcher looks them up when an op is translated."""
     global _installed
     if _installed:
         return
@@ -57,10 +65,6 @@ def install_llvm_translation() -> None:
 
     import xdsl.backend.llvm.convert as convert_module
     import xdsl.backend.llvm.convert_op as convert_op_module
-
-    # Importing the op definitions registers their translations.
-    import linalg_ext.compat.llvm_memory_ops  # noqa: F401
-    import linalg_ext.compat.llvm_ops  # noqa: F401
 
     xdsl_convert_op = convert_op_module.convert_op
 

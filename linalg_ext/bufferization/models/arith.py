@@ -3,8 +3,6 @@ becomes a read-only `memref.global`) and `select` (of one of two buffers)."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from xdsl.dialects import arith, memref
 from xdsl.dialects.builtin import (
     DenseIntOrFPElementsAttr,
@@ -17,19 +15,17 @@ from xdsl.dialects.builtin import (
 from xdsl.ir import Operation, SSAValue
 from xdsl.rewriter import InsertPoint, Rewriter
 
-from linalg_ext.bufferization.analysis import BufferizationError
 from linalg_ext.bufferization.interface import (
     AliasingValue,
+    AnalysisQueries,
     BufferizableOpModel,
+    BufferizationError,
+    BufferizerServices,
     BufferRelation,
     OpOperand,
     register_model,
 )
 from linalg_ext.bufferization.layouts import fully_dynamic_memref
-
-if TYPE_CHECKING:
-    from linalg_ext.bufferization.analysis import AnalysisState
-    from linalg_ext.bufferization.bufferizer import Bufferizer
 
 
 def _global_prefix(tensor_type: TensorType) -> str:
@@ -61,10 +57,10 @@ class ConstantOpModel(BufferizableOpModel):
     def allocates(self, value: SSAValue) -> bool:
         return True
 
-    def is_writable(self, value: SSAValue, state: AnalysisState) -> bool:
+    def is_writable(self, value: SSAValue, state: AnalysisQueries) -> bool:
         return False
 
-    def verify_analysis(self, op: Operation, state: AnalysisState) -> str | None:
+    def verify_analysis(self, op: Operation, state: AnalysisQueries) -> str | None:
         assert isinstance(op, arith.ConstantOp)
         if isinstance(op.result.type, TensorType) and not isinstance(
             op.value, DenseIntOrFPElementsAttr
@@ -75,7 +71,7 @@ class ConstantOpModel(BufferizableOpModel):
             )
         return None
 
-    def bufferize(self, op: Operation, bufferizer: Bufferizer) -> None:
+    def bufferize(self, op: Operation, bufferizer: BufferizerServices) -> None:
         assert isinstance(op, arith.ConstantOp)
         if not op.result.uses:
             bufferizer.erase(op)
@@ -120,11 +116,11 @@ class SelectOpModel(BufferizableOpModel):
     but which one is known only when running. (xDSL's `arith.select` takes
     an `i1` condition only: there is no elementwise form to refuse.)"""
 
-    def reads(self, operand: OpOperand, state: AnalysisState) -> bool:
+    def reads(self, operand: OpOperand, state: AnalysisQueries) -> bool:
         return False
 
     def aliasing_values(
-        self, operand: OpOperand, state: AnalysisState
+        self, operand: OpOperand, state: AnalysisQueries
     ) -> list[AliasingValue]:
         if operand.index == 0:
             return []
@@ -134,7 +130,9 @@ class SelectOpModel(BufferizableOpModel):
             )
         ]
 
-    def buffer_type(self, value: SSAValue, bufferizer: Bufferizer) -> MemRefType:
+    def buffer_type(
+        self, value: SSAValue, bufferizer: BufferizerServices
+    ) -> MemRefType:
         op = value.owner  # pyright: ignore[reportAttributeAccessIssue]
         assert isinstance(op, arith.SelectOp)
         true_type = bufferizer.buffer_type(op.lhs)
@@ -149,7 +147,7 @@ class SelectOpModel(BufferizableOpModel):
         assert isinstance(tensor_type, TensorType)
         return fully_dynamic_memref(tensor_type, true_type.memory_space)
 
-    def bufferize(self, op: Operation, bufferizer: Bufferizer) -> None:
+    def bufferize(self, op: Operation, bufferizer: BufferizerServices) -> None:
         assert isinstance(op, arith.SelectOp)
         memref_type = bufferizer.buffer_type(op.result)
         true_buffer = bufferizer.buffer_as(op.lhs, memref_type)

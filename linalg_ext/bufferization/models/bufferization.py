@@ -2,39 +2,35 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from xdsl.dialects import bufferization
 from xdsl.dialects.builtin import MemRefType, TensorType
 from xdsl.ir import Operation, SSAValue
 
 from linalg_ext.bufferization.interface import (
     AliasingValue,
+    AnalysisQueries,
     BufferizableOpModel,
+    BufferizerServices,
     BufferRelation,
     OpOperand,
     register_model,
 )
 
-if TYPE_CHECKING:
-    from linalg_ext.bufferization.analysis import AnalysisState
-    from linalg_ext.bufferization.bufferizer import Bufferizer
-
 
 class AllocTensorOpModel(BufferizableOpModel):
     """A new buffer; with `copy(%t)`, a copy of %t's contents."""
 
-    def reads(self, operand: OpOperand, state: AnalysisState) -> bool:
+    def reads(self, operand: OpOperand, state: AnalysisQueries) -> bool:
         return True
 
-    def result_writes(self, value: SSAValue, state: AnalysisState) -> bool:
+    def result_writes(self, value: SSAValue, state: AnalysisQueries) -> bool:
         op = value.owner  # pyright: ignore[reportAttributeAccessIssue]
         return op.copy is not None
 
     def allocates(self, value: SSAValue) -> bool:
         return True
 
-    def bufferize(self, op: Operation, bufferizer: Bufferizer) -> None:
+    def bufferize(self, op: Operation, bufferizer: BufferizerServices) -> None:
         assert isinstance(op, bufferization.AllocTensorOp)
         if not op.tensor.uses:
             bufferizer.erase(op)
@@ -57,11 +53,11 @@ class ToTensorOpModel(BufferizableOpModel):
     """The boundary from a buffer: nothing to rewrite. Its result may be
     written only if the op says `writable`."""
 
-    def is_writable(self, value: SSAValue, state: AnalysisState) -> bool:
+    def is_writable(self, value: SSAValue, state: AnalysisQueries) -> bool:
         op = value.owner  # pyright: ignore[reportAttributeAccessIssue]
         return op.writable is not None
 
-    def bufferize(self, op: Operation, bufferizer: Bufferizer) -> None:
+    def bufferize(self, op: Operation, bufferizer: BufferizerServices) -> None:
         return None
 
 
@@ -69,12 +65,12 @@ class ToBufferOpModel(BufferizableOpModel):
     """The boundary to a buffer: whoever uses the buffer may read it, and
     write it unless `read_only`."""
 
-    def writes(self, operand: OpOperand, state: AnalysisState) -> bool:
+    def writes(self, operand: OpOperand, state: AnalysisQueries) -> bool:
         op = operand.op
         assert isinstance(op, bufferization.ToBufferOp)
         return op.read_only is None
 
-    def bufferize(self, op: Operation, bufferizer: Bufferizer) -> None:
+    def bufferize(self, op: Operation, bufferizer: BufferizerServices) -> None:
         assert isinstance(op, bufferization.ToBufferOp)
         memref_type = op.memref.type
         assert isinstance(memref_type, MemRefType)
@@ -86,24 +82,26 @@ class ToBufferOpModel(BufferizableOpModel):
 class MaterializeInDestinationOpModel(BufferizableOpModel):
     """Copies the source into the destination (a tensor or a buffer)."""
 
-    def reads(self, operand: OpOperand, state: AnalysisState) -> bool:
+    def reads(self, operand: OpOperand, state: AnalysisQueries) -> bool:
         return operand.index == 0
 
-    def writes(self, operand: OpOperand, state: AnalysisState) -> bool:
+    def writes(self, operand: OpOperand, state: AnalysisQueries) -> bool:
         return operand.index == 1
 
     def aliasing_values(
-        self, operand: OpOperand, state: AnalysisState
+        self, operand: OpOperand, state: AnalysisQueries
     ) -> list[AliasingValue]:
         if operand.index != 1 or not operand.op.results:
             return []
         return [AliasingValue(operand.op.results[0], BufferRelation.EQUIVALENT)]
 
-    def must_bufferize_in_place(self, operand: OpOperand, state: AnalysisState) -> bool:
+    def must_bufferize_in_place(
+        self, operand: OpOperand, state: AnalysisQueries
+    ) -> bool:
         # Materializing into a copy of the destination would be pointless.
         return operand.index == 1
 
-    def bufferize(self, op: Operation, bufferizer: Bufferizer) -> None:
+    def bufferize(self, op: Operation, bufferizer: BufferizerServices) -> None:
         assert isinstance(op, bufferization.MaterializeInDestinationOp)
         destination = bufferizer.buffer(op.dest)
         source = bufferizer.buffer(op.source)

@@ -3,8 +3,6 @@ boundaries, with `bufferize-function-boundaries`)."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from xdsl.dialects import bufferization, func
 from xdsl.dialects.builtin import (
     ArrayAttr,
@@ -16,19 +14,22 @@ from xdsl.dialects.builtin import (
 from xdsl.ir import Block, BlockArgument, Operation, SSAValue
 from xdsl.rewriter import InsertPoint, Rewriter
 
-from linalg_ext.bufferization.analysis import WRITABLE_ATTR, FunctionFacts
 from linalg_ext.bufferization.interface import (
     AliasingValue,
+    AnalysisQueries,
     BufferizableOpModel,
+    BufferizationError,
+    BufferizerServices,
     BufferRelation,
+    FunctionFacts,
     OpOperand,
     is_tensor,
     register_model,
 )
 
-if TYPE_CHECKING:
-    from linalg_ext.bufferization.analysis import AnalysisState
-    from linalg_ext.bufferization.bufferizer import Bufferizer
+WRITABLE_ATTR = "bufferization.writable"
+"""The function-argument attribute that says whether the argument's buffer
+may be written (MLIR's `bufferization.writable`)."""
 
 
 def _writable_attr(function: func.FuncOp, index: int) -> bool | None:
@@ -43,7 +44,7 @@ def _writable_attr(function: func.FuncOp, index: int) -> bool | None:
 
 
 class FuncOpModel(BufferizableOpModel):
-    def is_writable(self, value: SSAValue, state: AnalysisState) -> bool:
+    def is_writable(self, value: SSAValue, state: AnalysisQueries) -> bool:
         assert isinstance(value, BlockArgument)
         function = value.block.parent_op()
         assert isinstance(function, func.FuncOp)
@@ -54,7 +55,9 @@ class FuncOpModel(BufferizableOpModel):
         writable = _writable_attr(function, value.index)
         return True if writable is None else writable
 
-    def buffer_type(self, value: SSAValue, bufferizer: Bufferizer) -> MemRefType:
+    def buffer_type(
+        self, value: SSAValue, bufferizer: BufferizerServices
+    ) -> MemRefType:
         assert isinstance(value, BlockArgument)
         function = value.block.parent_op()
         assert isinstance(function, func.FuncOp)
@@ -64,7 +67,7 @@ class FuncOpModel(BufferizableOpModel):
         assert isinstance(found, MemRefType)
         return found  # pyright: ignore[reportUnknownVariableType]
 
-    def bufferize(self, op: Operation, bufferizer: Bufferizer) -> None:
+    def bufferize(self, op: Operation, bufferizer: BufferizerServices) -> None:
         assert isinstance(op, func.FuncOp)
         signature = bufferizer.function_types[op.sym_name.data]
         if not op.is_declaration:
@@ -101,7 +104,7 @@ def retype_arguments(block: Block, types: list) -> None:
 
 
 class ReturnOpModel(BufferizableOpModel):
-    def bufferize(self, op: Operation, bufferizer: Bufferizer) -> None:
+    def bufferize(self, op: Operation, bufferizer: BufferizerServices) -> None:
         function = op.parent_op()
         assert isinstance(function, func.FuncOp)
         outputs = bufferizer.function_types[function.sym_name.data].outputs.data
@@ -114,20 +117,20 @@ class ReturnOpModel(BufferizableOpModel):
 
 
 class CallOpModel(BufferizableOpModel):
-    def _facts(self, op: Operation, state: AnalysisState) -> FunctionFacts | None:
+    def _facts(self, op: Operation, state: AnalysisQueries) -> FunctionFacts | None:
         assert isinstance(op, func.CallOp)
         return state.function_facts.get(op.callee.root_reference.data)
 
-    def reads(self, operand: OpOperand, state: AnalysisState) -> bool:
+    def reads(self, operand: OpOperand, state: AnalysisQueries) -> bool:
         facts = self._facts(operand.op, state)
         return facts is None or operand.index in facts.read
 
-    def writes(self, operand: OpOperand, state: AnalysisState) -> bool:
+    def writes(self, operand: OpOperand, state: AnalysisQueries) -> bool:
         facts = self._facts(operand.op, state)
         return facts is None or operand.index in facts.written
 
     def aliasing_values(
-        self, operand: OpOperand, state: AnalysisState
+        self, operand: OpOperand, state: AnalysisQueries
     ) -> list[AliasingValue]:
         facts = self._facts(operand.op, state)
         if facts is None:
@@ -146,7 +149,9 @@ class CallOpModel(BufferizableOpModel):
             )
         return found
 
-    def buffer_type(self, value: SSAValue, bufferizer: Bufferizer) -> MemRefType:
+    def buffer_type(
+        self, value: SSAValue, bufferizer: BufferizerServices
+    ) -> MemRefType:
         op = value.owner  # pyright: ignore[reportAttributeAccessIssue]
         assert isinstance(op, func.CallOp)
         signature = bufferizer.function_types.get(op.callee.root_reference.data)
@@ -156,13 +161,11 @@ class CallOpModel(BufferizableOpModel):
         assert isinstance(found, MemRefType)
         return found  # pyright: ignore[reportUnknownVariableType]
 
-    def bufferize(self, op: Operation, bufferizer: Bufferizer) -> None:
+    def bufferize(self, op: Operation, bufferizer: BufferizerServices) -> None:
         assert isinstance(op, func.CallOp)
         name = op.callee.root_reference.data
         signature = bufferizer.function_types.get(name)
         if signature is None:
-            from linalg_ext.bufferization.analysis import BufferizationError
-
             raise BufferizationError(op, f"calls @{name}, which is not in the module")
         operands = [
             bufferizer.buffer_as(v, t) if is_tensor(v) else v  # pyright: ignore

@@ -13,17 +13,17 @@ model every one of them has (models/structured.py):
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from xdsl.dialects import memref
 from xdsl.dialects.builtin import MemRefType
 from xdsl.ir import BlockArgument, Operation, OpResult, SSAValue
 
 from linalg_ext import dialect as le
-from linalg_ext.bufferization.analysis import BufferizationError
 from linalg_ext.bufferization.interface import (
     AliasingValue,
+    AnalysisQueries,
     BufferizableOpModel,
+    BufferizationError,
+    BufferizerServices,
     BufferRelation,
     OpOperand,
     is_tensor,
@@ -34,23 +34,19 @@ from linalg_ext.bufferization.models.func import (
 )
 from linalg_ext.bufferization.models.structured import DestinationStyleModel
 
-if TYPE_CHECKING:
-    from linalg_ext.bufferization.analysis import AnalysisState
-    from linalg_ext.bufferization.bufferizer import Bufferizer
-
 
 class AliasOpModel(BufferizableOpModel):
     """The identity: no read, no write, the result is the operand."""
 
-    def reads(self, operand: OpOperand, state: AnalysisState) -> bool:
+    def reads(self, operand: OpOperand, state: AnalysisQueries) -> bool:
         return False
 
     def aliasing_values(
-        self, operand: OpOperand, state: AnalysisState
+        self, operand: OpOperand, state: AnalysisQueries
     ) -> list[AliasingValue]:
         return [AliasingValue(operand.op.results[0], BufferRelation.EQUIVALENT)]
 
-    def bufferize(self, op: Operation, bufferizer: Bufferizer) -> None:
+    def bufferize(self, op: Operation, bufferizer: BufferizerServices) -> None:
         assert isinstance(op, le.AliasOp)
         bufferizer.replace_op(op, [bufferizer.buffer(op.operand)])
 
@@ -76,7 +72,7 @@ class ReadOutputsModel(DestinationStyleModel):
     """The generic model, with the outputs the op reads given by
     `READ_OUTPUTS`."""
 
-    def reads(self, operand: OpOperand, state: AnalysisState) -> bool:
+    def reads(self, operand: OpOperand, state: AnalysisQueries) -> bool:
         op = operand.op
         first_output = len(op.operands) - len(op.outputs)  # pyright: ignore
         if operand.index < first_output:
@@ -91,7 +87,7 @@ class CustomOpModel(DestinationStyleModel):
     op writes that output). What the body yields is copied into the output
     buffers when it is not already in them."""
 
-    def reads(self, operand: OpOperand, state: AnalysisState) -> bool:
+    def reads(self, operand: OpOperand, state: AnalysisQueries) -> bool:
         op = operand.op
         assert isinstance(op, le.CustomOp)
         if len(op.region.blocks) != 1:
@@ -99,27 +95,29 @@ class CustomOpModel(DestinationStyleModel):
         # Read if the body reads its argument (looking through views of it).
         return state.is_value_read(op.region.block.args[operand.index])
 
-    def is_writable(self, value: SSAValue, state: AnalysisState) -> bool:
+    def is_writable(self, value: SSAValue, state: AnalysisQueries) -> bool:
         if not isinstance(value, BlockArgument):
             return True
         op = value.block.parent_op()
         assert isinstance(op, le.CustomOp)
         return value.index >= len(op.inputs)
 
-    def verify_analysis(self, op: Operation, state: AnalysisState) -> str | None:
+    def verify_analysis(self, op: Operation, state: AnalysisQueries) -> str | None:
         assert isinstance(op, le.CustomOp)
         if len(op.region.blocks) != 1:
             return "expected a body of one block to bufferize"
         return None
 
-    def buffer_type(self, value: SSAValue, bufferizer: Bufferizer) -> MemRefType:
+    def buffer_type(
+        self, value: SSAValue, bufferizer: BufferizerServices
+    ) -> MemRefType:
         if isinstance(value, BlockArgument):
             op = value.block.parent_op()
             assert op is not None
             return bufferizer.buffer_type(op.operands[value.index])
         return super().buffer_type(value, bufferizer)
 
-    def bufferize(self, op: Operation, bufferizer: Bufferizer) -> None:
+    def bufferize(self, op: Operation, bufferizer: BufferizerServices) -> None:
         assert isinstance(op, le.CustomOp)
         operands = [bufferizer.buffer(v) if is_tensor(v) else v for v in op.operands]
         retype_arguments(op.region.block, [v.type for v in operands])
@@ -153,7 +151,7 @@ class CustomYieldModel(BufferizableOpModel):
     """The terminator of a tensor `custom` body: it reads what it yields,
     which becomes the contents of the outputs."""
 
-    def bufferize(self, op: Operation, bufferizer: Bufferizer) -> None:
+    def bufferize(self, op: Operation, bufferizer: BufferizerServices) -> None:
         assert isinstance(op, le.YieldOp)
         custom = op.parent_op()
         block = op.parent_block()

@@ -16,7 +16,6 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
 from weakref import WeakKeyDictionary
 
 from xdsl.dialects import arith, bufferization, scf
@@ -35,7 +34,10 @@ from xdsl.rewriter import InsertPoint, Rewriter
 from linalg_ext.bufferization.interface import (
     AliasingOperand,
     AliasingValue,
+    AnalysisQueries,
     BufferizableOpModel,
+    BufferizationError,
+    BufferizerServices,
     BufferRelation,
     OpOperand,
     is_tensor,
@@ -51,10 +53,6 @@ from linalg_ext.bufferization.models.tensor import (
     same_subview,
 )
 from linalg_ext.compat.forall_ops import ForallOp, InParallelOp, ParallelInsertSliceOp
-
-if TYPE_CHECKING:
-    from linalg_ext.bufferization.analysis import AnalysisState
-    from linalg_ext.bufferization.bufferizer import Bufferizer
 
 
 def _constant(value: SSAValue | int) -> int | None:
@@ -81,8 +79,6 @@ def _merged_type(
     if first == second:
         return first
     if first.memory_space != second.memory_space:
-        from linalg_ext.bufferization.analysis import BufferizationError
-
         raise BufferizationError(
             op,
             f"yields buffers in different memory spaces ({first.memory_space} "
@@ -133,7 +129,7 @@ class ForOpModel(BufferizableOpModel):
         lower, upper = _constant(op.lb), _constant(op.ub)
         return lower is None or upper is None or upper <= lower
 
-    def reads(self, operand: OpOperand, state: AnalysisState) -> bool:
+    def reads(self, operand: OpOperand, state: AnalysisQueries) -> bool:
         op = operand.op
         assert isinstance(op, scf.ForOp)
         # Without iterations the results are the inits: they are read.
@@ -141,12 +137,12 @@ class ForOpModel(BufferizableOpModel):
             return True
         return state.is_value_read(self._arg_of(operand))
 
-    def writes(self, operand: OpOperand, state: AnalysisState) -> bool:
+    def writes(self, operand: OpOperand, state: AnalysisQueries) -> bool:
         # The iteration argument may be written; so may the init's buffer.
         return True
 
     def aliasing_values(
-        self, operand: OpOperand, state: AnalysisState
+        self, operand: OpOperand, state: AnalysisQueries
     ) -> list[AliasingValue]:
         if operand.index < 3:
             return []
@@ -167,7 +163,7 @@ class ForOpModel(BufferizableOpModel):
     def is_repetitive_region(self, op: Operation, region_index: int) -> bool:
         return True
 
-    def verify_analysis(self, op: Operation, state: AnalysisState) -> str | None:
+    def verify_analysis(self, op: Operation, state: AnalysisQueries) -> str | None:
         assert isinstance(op, scf.ForOp)
         options = state.options
         # With copy-before-write every write is to a new buffer: loops yield
@@ -187,7 +183,9 @@ class ForOpModel(BufferizableOpModel):
                 )
         return None
 
-    def buffer_type(self, value: SSAValue, bufferizer: Bufferizer) -> MemRefType:
+    def buffer_type(
+        self, value: SSAValue, bufferizer: BufferizerServices
+    ) -> MemRefType:
         op = value.owner
         if isinstance(op, Block):
             op = op.parent_op()
@@ -209,7 +207,7 @@ class ForOpModel(BufferizableOpModel):
             yielded_type = bufferizer.default_type(tensor_type_of(value))
         else:
             yielded = _yield_of(op.body.block).operands[position]
-            cache = bufferizer._types  # pyright: ignore[reportPrivateUsage]
+            cache = bufferizer.buffer_types
             known = set(cache)
             _PENDING.add(value)
             try:
@@ -225,7 +223,7 @@ class ForOpModel(BufferizableOpModel):
             return merged
         return _merged_type(init_type, yielded_type, tensor_type_of(value), op)
 
-    def bufferize(self, op: Operation, bufferizer: Bufferizer) -> None:
+    def bufferize(self, op: Operation, bufferizer: BufferizerServices) -> None:
         assert isinstance(op, scf.ForOp)
         fresh = _fresh_yields(op, bufferizer.state)
         if fresh:
@@ -250,7 +248,7 @@ _PENDING: set[SSAValue] = set()
 """Iteration arguments whose buffer type is being computed."""
 
 
-def _fresh_yields(op: scf.ForOp, state: AnalysisState) -> set[int]:
+def _fresh_yields(op: scf.ForOp, state: AnalysisQueries) -> set[int]:
     """The positions whose yielded value the loop copies into a new buffer
     (MLIR's `scf.for` conflict resolution): with allow-return-allocs-from-
     loops, a yielded value that may alias a buffer from outside the body."""
@@ -267,14 +265,14 @@ def _fresh_yields(op: scf.ForOp, state: AnalysisState) -> set[int]:
 
 
 def _may_alias_outside(
-    state: AnalysisState, value: SSAValue, body: Region, own: BlockArgument
+    state: AnalysisQueries, value: SSAValue, body: Region, own: BlockArgument
 ) -> bool:
     """Whether a value the loop body yields may share a buffer defined
     outside the body, other than its own iteration argument's (MLIR's
     `doesNotAliasExternalValue`, negated)."""
     return any(
         alias is not own and not _in_region(alias, body)
-        for alias in state.aliases.set_of(value)
+        for alias in state.alias_set(value)
     )
 
 
@@ -288,7 +286,7 @@ class IfOpModel(BufferizableOpModel):
         return _yield_of(op.true_region.block), _yield_of(op.false_region.block)
 
     def aliasing_operands(
-        self, value: SSAValue, state: AnalysisState
+        self, value: SSAValue, state: AnalysisQueries
     ) -> list[AliasingOperand]:
         assert isinstance(value, OpResult)
         op = value.op
@@ -307,7 +305,9 @@ class IfOpModel(BufferizableOpModel):
     def has_exclusive_regions(self, op: Operation) -> bool:
         return True
 
-    def buffer_type(self, value: SSAValue, bufferizer: Bufferizer) -> MemRefType:
+    def buffer_type(
+        self, value: SSAValue, bufferizer: BufferizerServices
+    ) -> MemRefType:
         assert isinstance(value, OpResult)
         op = value.op
         assert isinstance(op, scf.IfOp)
@@ -319,7 +319,7 @@ class IfOpModel(BufferizableOpModel):
             op,
         )
 
-    def bufferize(self, op: Operation, bufferizer: Bufferizer) -> None:
+    def bufferize(self, op: Operation, bufferizer: BufferizerServices) -> None:
         assert isinstance(op, scf.IfOp)
         types: list[Attribute] = [
             bufferizer.buffer_type(result) if is_tensor(result) else result.type
@@ -341,11 +341,11 @@ class YieldOpModel(BufferizableOpModel):
     """Yields are in place: the buffer yielded is the value's own (copying
     it here would make every branch or iteration allocate)."""
 
-    def reads(self, operand: OpOperand, state: AnalysisState) -> bool:
+    def reads(self, operand: OpOperand, state: AnalysisQueries) -> bool:
         return True
 
     def aliasing_values(
-        self, operand: OpOperand, state: AnalysisState
+        self, operand: OpOperand, state: AnalysisQueries
     ) -> list[AliasingValue]:
         parent = operand.op.parent_op()
         if isinstance(parent, scf.IfOp):
@@ -358,10 +358,12 @@ class YieldOpModel(BufferizableOpModel):
             ]
         return []
 
-    def must_bufferize_in_place(self, operand: OpOperand, state: AnalysisState) -> bool:
+    def must_bufferize_in_place(
+        self, operand: OpOperand, state: AnalysisQueries
+    ) -> bool:
         return True
 
-    def bufferize(self, op: Operation, bufferizer: Bufferizer) -> None:
+    def bufferize(self, op: Operation, bufferizer: BufferizerServices) -> None:
         assert isinstance(op, scf.YieldOp)
         parent = op.parent_op()
         fresh = _FRESH_YIELDS.pop(op, set())
@@ -394,16 +396,16 @@ class ForallOpModel(BufferizableOpModel):
     """Shared output i is the buffer of the body's block argument and of
     result i: the iterations write it in place."""
 
-    def reads(self, operand: OpOperand, state: AnalysisState) -> bool:
+    def reads(self, operand: OpOperand, state: AnalysisQueries) -> bool:
         # Every shared output is taken to be read (as MLIR does): the parts
         # no iteration writes keep the init's contents.
         return True
 
-    def writes(self, operand: OpOperand, state: AnalysisState) -> bool:
+    def writes(self, operand: OpOperand, state: AnalysisQueries) -> bool:
         return True
 
     def aliasing_values(
-        self, operand: OpOperand, state: AnalysisState
+        self, operand: OpOperand, state: AnalysisQueries
     ) -> list[AliasingValue]:
         op = operand.op
         assert isinstance(op, ForallOp)
@@ -434,7 +436,9 @@ class ForallOpModel(BufferizableOpModel):
         a buffer defined outside must not be written inside in place."""
         return self.is_repetitive_region(op, region_index)
 
-    def buffer_type(self, value: SSAValue, bufferizer: Bufferizer) -> MemRefType:
+    def buffer_type(
+        self, value: SSAValue, bufferizer: BufferizerServices
+    ) -> MemRefType:
         if isinstance(value, OpResult):
             op = value.op
             assert isinstance(op, ForallOp)
@@ -444,7 +448,7 @@ class ForallOpModel(BufferizableOpModel):
         assert isinstance(op, ForallOp)
         return bufferizer.buffer_type(op.outputs[value.index - op.rank])
 
-    def bufferize(self, op: Operation, bufferizer: Bufferizer) -> None:
+    def bufferize(self, op: Operation, bufferizer: BufferizerServices) -> None:
         assert isinstance(op, ForallOp)
         buffers = [bufferizer.buffer(output) for output in op.outputs]
         block = op.body.block
@@ -474,7 +478,7 @@ class ParallelInsertSliceOpModel(BufferizableOpModel):
     destination is always that buffer (in place): there is no result a copy
     could be returned through."""
 
-    def reads(self, operand: OpOperand, state: AnalysisState) -> bool:
+    def reads(self, operand: OpOperand, state: AnalysisQueries) -> bool:
         op = operand.op
         assert isinstance(op, ParallelInsertSliceOp)
         if operand.index == 0:
@@ -483,14 +487,16 @@ class ParallelInsertSliceOpModel(BufferizableOpModel):
         # is all of it.
         return operand.index == 1 and not covers_destination(op)
 
-    def writes(self, operand: OpOperand, state: AnalysisState) -> bool:
+    def writes(self, operand: OpOperand, state: AnalysisQueries) -> bool:
         return operand.index == 1
 
-    def must_bufferize_in_place(self, operand: OpOperand, state: AnalysisState) -> bool:
+    def must_bufferize_in_place(
+        self, operand: OpOperand, state: AnalysisQueries
+    ) -> bool:
         return operand.index == 1
 
     def is_not_conflicting(
-        self, read: OpOperand, write: OpOperand, state: AnalysisState
+        self, read: OpOperand, write: OpOperand, state: AnalysisQueries
     ) -> bool:
         """The insertions of one terminator happen together: every one reads
         its operands before any writes (in MLIR, the terminator's region is a
@@ -508,7 +514,7 @@ class ParallelInsertSliceOpModel(BufferizableOpModel):
             for definition in state.find_definitions(read)
         )
 
-    def bufferize(self, op: Operation, bufferizer: Bufferizer) -> None:
+    def bufferize(self, op: Operation, bufferizer: BufferizerServices) -> None:
         assert isinstance(op, ParallelInsertSliceOp)
         in_parallel = op.parent_op()
         assert isinstance(in_parallel, InParallelOp)

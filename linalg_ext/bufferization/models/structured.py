@@ -5,25 +5,29 @@ init; inits are written, and read only when the body reads them."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
+from xdsl.dialects.linalg import ops as linalg_ops
 from xdsl.dialects.linalg.ops import GenericOp
 from xdsl.ir import Operation, SSAValue
 
 from linalg_ext.bufferization.interface import (
     AliasingValue,
+    AnalysisQueries,
     BufferizableOpModel,
+    BufferizerServices,
     BufferRelation,
     OpOperand,
     is_tensor,
     register_model,
 )
+from linalg_ext.compat import (
+    linalg_elementwise,
+    linalg_reduce,
+    linalg_softmax,
+)
+from linalg_ext.compat import linalg_ops as compat_linalg
+from linalg_ext.dialect import LinalgExt
 from linalg_ext.transforms.affine_maps import is_identity
 from linalg_ext.transforms.dps import body_reads_output, is_all_parallel, is_structured
-
-if TYPE_CHECKING:
-    from linalg_ext.bufferization.analysis import AnalysisState
-    from linalg_ext.bufferization.bufferizer import Bufferizer
 
 
 def _inputs(op: Operation) -> tuple[SSAValue, ...]:
@@ -42,7 +46,7 @@ def _output_index(operand: OpOperand) -> int | None:
 
 
 class DestinationStyleModel(BufferizableOpModel):
-    def reads(self, operand: OpOperand, state: AnalysisState) -> bool:
+    def reads(self, operand: OpOperand, state: AnalysisQueries) -> bool:
         op = operand.op
         output = _output_index(operand)
         if output is not None:
@@ -54,11 +58,11 @@ class DestinationStyleModel(BufferizableOpModel):
                 return bool(args[operand.index].uses)
         return True
 
-    def writes(self, operand: OpOperand, state: AnalysisState) -> bool:
+    def writes(self, operand: OpOperand, state: AnalysisQueries) -> bool:
         return _output_index(operand) is not None
 
     def aliasing_values(
-        self, operand: OpOperand, state: AnalysisState
+        self, operand: OpOperand, state: AnalysisQueries
     ) -> list[AliasingValue]:
         output = _output_index(operand)
         if output is None:
@@ -71,14 +75,14 @@ class DestinationStyleModel(BufferizableOpModel):
         return [AliasingValue(results[position], BufferRelation.EQUIVALENT)]
 
     def is_elementwise_access(
-        self, op: Operation, operands: list[OpOperand], state: AnalysisState
+        self, op: Operation, operands: list[OpOperand], state: AnalysisQueries
     ) -> bool:
         if not is_structured(op) or not is_all_parallel(op):
             return False
         maps = op.get_indexing_maps().data  # pyright: ignore[reportAttributeAccessIssue]
         return all(is_identity(maps[o.index].data) for o in operands)
 
-    def bufferize(self, op: Operation, bufferizer: Bufferizer) -> None:
+    def bufferize(self, op: Operation, bufferizer: BufferizerServices) -> None:
         operands = [bufferizer.buffer(v) if is_tensor(v) else v for v in op.operands]
         tensor_outputs = [
             operands[len(operands) - len(_outputs(op)) + i]
@@ -122,23 +126,20 @@ def _is_destination_style(cls: type[Operation]) -> bool:
 def register_structured_ops() -> None:
     """Register the model for every destination-style op class: xDSL's
     linalg ops, the compat ones and linalg_ext's."""
-    from xdsl.dialects.linalg import ops as linalg_ops
-
-    from linalg_ext import dialect as linalg_ext
-    from linalg_ext.compat import linalg_elementwise, linalg_reduce, linalg_softmax
-    from linalg_ext.compat import linalg_ops as compat_linalg
-
     model = DestinationStyleModel()
-    modules = (linalg_elementwise, linalg_reduce, linalg_softmax)
-    for module in (linalg_ops, compat_linalg, *modules, linalg_ext):
-        for value in vars(module).values():
-            if (
-                isinstance(value, type)
-                and issubclass(value, Operation)
-                and value.__module__ == module.__name__
-                and _is_destination_style(value)
-            ):
-                register_model(value, model)
+    # Classes defined in each module (not those it merely imports).
+    modules = (linalg_ops, compat_linalg, linalg_elementwise, linalg_reduce)
+    defined = [
+        value
+        for module in (*modules, linalg_softmax)
+        for value in vars(module).values()
+        if isinstance(value, type)
+        and issubclass(value, Operation)
+        and value.__module__ == module.__name__
+    ]
+    for op_class in (*defined, *LinalgExt.operations):
+        if _is_destination_style(op_class):
+            register_model(op_class, model)
 
 
 register_structured_ops()

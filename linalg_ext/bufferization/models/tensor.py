@@ -7,15 +7,15 @@ only read."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from xdsl.dialects import memref, tensor
 from xdsl.dialects.builtin import MemRefType, TensorType
 from xdsl.ir import Operation, OpResult, SSAValue
 
 from linalg_ext.bufferization.interface import (
     AliasingValue,
+    AnalysisQueries,
     BufferizableOpModel,
+    BufferizerServices,
     BufferRelation,
     OpOperand,
     register_model,
@@ -29,21 +29,17 @@ from linalg_ext.bufferization.layouts import (
 )
 from linalg_ext.semantics.arrays import kept_slice_dims, reassociation_groups
 
-if TYPE_CHECKING:
-    from linalg_ext.bufferization.analysis import AnalysisState
-    from linalg_ext.bufferization.bufferizer import Bufferizer
-
 
 class EmptyOpModel(BufferizableOpModel):
     """A new buffer of undefined contents."""
 
-    def result_writes(self, value: SSAValue, state: AnalysisState) -> bool:
+    def result_writes(self, value: SSAValue, state: AnalysisQueries) -> bool:
         return False
 
     def allocates(self, value: SSAValue) -> bool:
         return True
 
-    def bufferize(self, op: Operation, bufferizer: Bufferizer) -> None:
+    def bufferize(self, op: Operation, bufferizer: BufferizerServices) -> None:
         assert isinstance(op, tensor.EmptyOp)
         if not op.tensor.uses:
             bufferizer.erase(op)
@@ -56,15 +52,15 @@ class EmptyOpModel(BufferizableOpModel):
 class ReadOnlyModel(BufferizableOpModel):
     """An op that reads its tensor operand and makes no tensor."""
 
-    def reads(self, operand: OpOperand, state: AnalysisState) -> bool:
+    def reads(self, operand: OpOperand, state: AnalysisQueries) -> bool:
         return True
 
 
 class DimOpModel(BufferizableOpModel):
-    def reads(self, operand: OpOperand, state: AnalysisState) -> bool:
+    def reads(self, operand: OpOperand, state: AnalysisQueries) -> bool:
         return False
 
-    def bufferize(self, op: Operation, bufferizer: Bufferizer) -> None:
+    def bufferize(self, op: Operation, bufferizer: BufferizerServices) -> None:
         assert isinstance(op, tensor.DimOp)
         dim = memref.DimOp(bufferizer.buffer(op.source), op.index)
         bufferizer.insert(dim)
@@ -72,7 +68,7 @@ class DimOpModel(BufferizableOpModel):
 
 
 class ExtractOpModel(ReadOnlyModel):
-    def bufferize(self, op: Operation, bufferizer: Bufferizer) -> None:
+    def bufferize(self, op: Operation, bufferizer: BufferizerServices) -> None:
         assert isinstance(op, tensor.ExtractOp)
         load = memref.LoadOp.get(bufferizer.buffer(op.tensor), list(op.indices))
         bufferizer.insert(load)
@@ -84,11 +80,11 @@ class ViewModel(BufferizableOpModel):
 
     relation = BufferRelation.EQUIVALENT
 
-    def reads(self, operand: OpOperand, state: AnalysisState) -> bool:
+    def reads(self, operand: OpOperand, state: AnalysisQueries) -> bool:
         return False
 
     def aliasing_values(
-        self, operand: OpOperand, state: AnalysisState
+        self, operand: OpOperand, state: AnalysisQueries
     ) -> list[AliasingValue]:
         if operand.index != 0:
             return []
@@ -96,7 +92,9 @@ class ViewModel(BufferizableOpModel):
 
 
 class CastOpModel(ViewModel):
-    def buffer_type(self, value: SSAValue, bufferizer: Bufferizer) -> MemRefType:
+    def buffer_type(
+        self, value: SSAValue, bufferizer: BufferizerServices
+    ) -> MemRefType:
         assert isinstance(value, OpResult)
         source = bufferizer.buffer_type(value.op.operands[0])
         result = tensor_type_of(value)
@@ -107,7 +105,7 @@ class CastOpModel(ViewModel):
             source.memory_space,
         )
 
-    def bufferize(self, op: Operation, bufferizer: Bufferizer) -> None:
+    def bufferize(self, op: Operation, bufferizer: BufferizerServices) -> None:
         assert isinstance(op, tensor.CastOp)
         memref_type = bufferizer.buffer_type(op.dest)
         cast = memref.CastOp.get(bufferizer.buffer(op.source), memref_type)
@@ -116,7 +114,9 @@ class CastOpModel(ViewModel):
 
 
 class ExpandShapeOpModel(ViewModel):
-    def buffer_type(self, value: SSAValue, bufferizer: Bufferizer) -> MemRefType:
+    def buffer_type(
+        self, value: SSAValue, bufferizer: BufferizerServices
+    ) -> MemRefType:
         assert isinstance(value, OpResult)
         op = value.op
         assert isinstance(op, tensor.ExpandShapeOp)
@@ -126,7 +126,7 @@ class ExpandShapeOpModel(ViewModel):
             reassociation_groups(op.reassociation),
         )
 
-    def bufferize(self, op: Operation, bufferizer: Bufferizer) -> None:
+    def bufferize(self, op: Operation, bufferizer: BufferizerServices) -> None:
         assert isinstance(op, tensor.ExpandShapeOp)
         expand = memref.ExpandShapeOp.create(
             operands=[bufferizer.buffer(op.src), *op.dynamic_output_shape],
@@ -141,11 +141,13 @@ class ExpandShapeOpModel(ViewModel):
 
 
 class CollapseShapeOpModel(ViewModel):
-    def reads(self, operand: OpOperand, state: AnalysisState) -> bool:
+    def reads(self, operand: OpOperand, state: AnalysisQueries) -> bool:
         # A source that cannot be collapsed as it lies is copied first.
         return True
 
-    def buffer_type(self, value: SSAValue, bufferizer: Bufferizer) -> MemRefType:
+    def buffer_type(
+        self, value: SSAValue, bufferizer: BufferizerServices
+    ) -> MemRefType:
         assert isinstance(value, OpResult)
         op = value.op
         assert isinstance(op, tensor.CollapseShapeOp)
@@ -155,7 +157,7 @@ class CollapseShapeOpModel(ViewModel):
             source = bufferizer.default_type(tensor_type_of(op.src))
         return collapsed_type(source, tensor_type_of(value).get_shape(), groups)
 
-    def bufferize(self, op: Operation, bufferizer: Bufferizer) -> None:
+    def bufferize(self, op: Operation, bufferizer: BufferizerServices) -> None:
         assert isinstance(op, tensor.CollapseShapeOp)
         buffer = bufferizer.buffer(op.src)
         groups = reassociation_groups(op.reassociation)
@@ -194,7 +196,10 @@ def slice_buffer_type(
 
 
 def make_subview(
-    bufferizer: Bufferizer, buffer: SSAValue, op: Operation, slice_type: TensorType
+    bufferizer: BufferizerServices,
+    buffer: SSAValue,
+    op: Operation,
+    slice_type: TensorType,
 ) -> SSAValue:
     """A subview of `buffer` on the slice `op` (an extract/insert slice)
     names."""
@@ -217,7 +222,9 @@ def make_subview(
 class ExtractSliceOpModel(ViewModel):
     relation = BufferRelation.UNKNOWN
 
-    def buffer_type(self, value: SSAValue, bufferizer: Bufferizer) -> MemRefType:
+    def buffer_type(
+        self, value: SSAValue, bufferizer: BufferizerServices
+    ) -> MemRefType:
         assert isinstance(value, OpResult)
         op = value.op
         assert isinstance(op, tensor.ExtractSliceOp)
@@ -225,7 +232,7 @@ class ExtractSliceOpModel(ViewModel):
             bufferizer.buffer_type(op.source), op, tensor_type_of(value)
         )
 
-    def bufferize(self, op: Operation, bufferizer: Bufferizer) -> None:
+    def bufferize(self, op: Operation, bufferizer: BufferizerServices) -> None:
         assert isinstance(op, tensor.ExtractSliceOp)
         view = make_subview(
             bufferizer, bufferizer.buffer(op.source), op, tensor_type_of(op.result)
@@ -267,11 +274,11 @@ def covers_destination(op: Operation) -> bool:
 class WritesDestinationModel(BufferizableOpModel):
     """An op that writes its operand #1 (the destination) and returns it."""
 
-    def writes(self, operand: OpOperand, state: AnalysisState) -> bool:
+    def writes(self, operand: OpOperand, state: AnalysisQueries) -> bool:
         return operand.index == 1
 
     def aliasing_values(
-        self, operand: OpOperand, state: AnalysisState
+        self, operand: OpOperand, state: AnalysisQueries
     ) -> list[AliasingValue]:
         if operand.index != 1:
             return []
@@ -281,14 +288,14 @@ class WritesDestinationModel(BufferizableOpModel):
 class InsertSliceOpModel(WritesDestinationModel):
     """Writes the source into a subset of the destination."""
 
-    def reads(self, operand: OpOperand, state: AnalysisState) -> bool:
+    def reads(self, operand: OpOperand, state: AnalysisQueries) -> bool:
         # The source is read; the rest of the destination is kept (read)
         # unless the slice is all of it.
         if operand.index == 0:
             return True
         return operand.index == 1 and not covers_destination(operand.op)
 
-    def bufferize(self, op: Operation, bufferizer: Bufferizer) -> None:
+    def bufferize(self, op: Operation, bufferizer: BufferizerServices) -> None:
         assert isinstance(op, tensor.InsertSliceOp)
         destination = bufferizer.buffer(op.dest)
         source = bufferizer.buffer(op.source)
@@ -299,10 +306,10 @@ class InsertSliceOpModel(WritesDestinationModel):
 
 
 class InsertOpModel(WritesDestinationModel):
-    def reads(self, operand: OpOperand, state: AnalysisState) -> bool:
+    def reads(self, operand: OpOperand, state: AnalysisQueries) -> bool:
         return operand.index == 1
 
-    def bufferize(self, op: Operation, bufferizer: Bufferizer) -> None:
+    def bufferize(self, op: Operation, bufferizer: BufferizerServices) -> None:
         assert isinstance(op, tensor.InsertOp)
         destination = bufferizer.buffer(op.dest)
         bufferizer.insert(memref.StoreOp.get(op.scalar, destination, list(op.indices)))

@@ -12,7 +12,6 @@ subview of the interior.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
 
 from xdsl.dialects import arith, memref, tensor
 from xdsl.dialects.builtin import (
@@ -29,7 +28,9 @@ from xdsl.ir import Block, BlockArgument, Operation, OpResult, Region, SSAValue
 from xdsl.ir.affine import AffineMap
 
 from linalg_ext.bufferization.interface import (
+    AnalysisQueries,
     BufferizableOpModel,
+    BufferizerServices,
     OpOperand,
     register_model,
     tensor_type_of,
@@ -44,12 +45,8 @@ from linalg_ext.transforms.mixed_sizes import (
     sum_mixed,
 )
 
-if TYPE_CHECKING:
-    from linalg_ext.bufferization.analysis import AnalysisState
-    from linalg_ext.bufferization.bufferizer import Bufferizer
 
-
-def _index_value(bufferizer: Bufferizer, value: Mixed) -> SSAValue:
+def _index_value(bufferizer: BufferizerServices, value: Mixed) -> SSAValue:
     new_ops: list[Operation] = []
     result = as_index_value(value, new_ops)
     bufferizer.insert(*new_ops)
@@ -63,7 +60,7 @@ def _defined_in(value: SSAValue, block: Block) -> bool:
     return value.op.parent_block() is block
 
 
-def _single_fill_value(bufferizer: Bufferizer, block: Block) -> SSAValue | None:
+def _single_fill_value(bufferizer: BufferizerServices, block: Block) -> SSAValue | None:
     """The one value a body yields at every index: one defined outside the
     body, or a constant inside it (cloned before the op being rewritten).
     None when the body computes its value."""
@@ -79,11 +76,13 @@ def _single_fill_value(bufferizer: Bufferizer, block: Block) -> SSAValue | None:
     return None
 
 
-def _fill(bufferizer: Bufferizer, value: SSAValue, buffer: SSAValue) -> None:
+def _fill(bufferizer: BufferizerServices, value: SSAValue, buffer: SSAValue) -> None:
     bufferizer.insert(FillOp((value,), (buffer,), ()))
 
 
-def _fill_from_body(bufferizer: Bufferizer, block: Block, buffer: SSAValue) -> None:
+def _fill_from_body(
+    bufferizer: BufferizerServices, block: Block, buffer: SSAValue
+) -> None:
     """Write into every element of `buffer` what `block` (a `pad` or
     `generate` body: one index argument per dimension, ending in
     `tensor.yield`) yields for its index."""
@@ -113,7 +112,9 @@ def _fill_from_body(bufferizer: Bufferizer, block: Block, buffer: SSAValue) -> N
     )
 
 
-def _fill_like_body(bufferizer: Bufferizer, block: Block, buffer: SSAValue) -> None:
+def _fill_like_body(
+    bufferizer: BufferizerServices, block: Block, buffer: SSAValue
+) -> None:
     value = _single_fill_value(bufferizer, block)
     if value is not None:
         _fill(bufferizer, value, buffer)
@@ -125,14 +126,17 @@ class NewTensorModel(BufferizableOpModel):
     """An op whose tensor result is a new buffer it fills; tensor operands
     (a pad's source) are only read."""
 
-    def reads(self, operand: OpOperand, state: AnalysisState) -> bool:
+    def reads(self, operand: OpOperand, state: AnalysisQueries) -> bool:
         return True
 
     def allocates(self, value: SSAValue) -> bool:
         return True
 
     def _allocate(
-        self, op: Operation, bufferizer: Bufferizer, dynamic_sizes: Sequence[SSAValue]
+        self,
+        op: Operation,
+        bufferizer: BufferizerServices,
+        dynamic_sizes: Sequence[SSAValue],
     ) -> SSAValue:
         result = op.results[0]
         return bufferizer.allocate(
@@ -144,7 +148,7 @@ class PadOpModel(NewTensorModel):
     """A new buffer filled with the padding, the source copied into its
     interior."""
 
-    def bufferize(self, op: Operation, bufferizer: Bufferizer) -> None:
+    def bufferize(self, op: Operation, bufferizer: BufferizerServices) -> None:
         assert isinstance(op, tensor.PadOp)
         if not op.result.uses:
             bufferizer.erase(op)
@@ -201,7 +205,7 @@ class PadOpModel(NewTensorModel):
 class GenerateOpModel(NewTensorModel):
     """A new buffer, each element what the body yields for its index."""
 
-    def bufferize(self, op: Operation, bufferizer: Bufferizer) -> None:
+    def bufferize(self, op: Operation, bufferizer: BufferizerServices) -> None:
         assert isinstance(op, GenerateOp)
         if not op.result.uses:
             bufferizer.erase(op)
@@ -214,7 +218,7 @@ class GenerateOpModel(NewTensorModel):
 class FromElementsOpModel(NewTensorModel):
     """A new buffer, the elements stored one by one in row-major order."""
 
-    def bufferize(self, op: Operation, bufferizer: Bufferizer) -> None:
+    def bufferize(self, op: Operation, bufferizer: BufferizerServices) -> None:
         assert isinstance(op, tensor.FromElementsOp)
         if not op.result.uses:
             bufferizer.erase(op)
@@ -245,7 +249,7 @@ class FromElementsOpModel(NewTensorModel):
 class SplatOpModel(NewTensorModel):
     """A new buffer filled with the operand."""
 
-    def bufferize(self, op: Operation, bufferizer: Bufferizer) -> None:
+    def bufferize(self, op: Operation, bufferizer: BufferizerServices) -> None:
         assert isinstance(op, tensor.SplatOp)
         if not op.result.uses:
             bufferizer.erase(op)
