@@ -60,7 +60,7 @@ from linalg_ext.lowering.llvm_types import (
     replace_with_llvm,
 )
 from linalg_ext.lowering.scalar_ops import (
-    Builder,
+    LLVMBuilder,
     ceil_unsigned_quotient,
     is_scalar,
     llvm_fastmath,
@@ -140,7 +140,7 @@ def _integer_binary(op: Operation, lhs: SSAValue, rhs: SSAValue) -> Operation:
 
 
 def _extended_product(
-    b: Builder, lhs: SSAValue, rhs: SSAValue, signed: bool
+    b: LLVMBuilder, lhs: SSAValue, rhs: SSAValue, signed: bool
 ) -> tuple[SSAValue, SSAValue]:
     """The low and high halves of the product in twice the width."""
     assert isinstance(lhs.type, IntegerType)
@@ -155,7 +155,7 @@ def _extended_product(
 
 
 EXPANSIONS: dict[
-    type[Operation], Callable[[Operation, Builder, list[SSAValue]], list[SSAValue]]
+    type[Operation], Callable[[Operation, LLVMBuilder, list[SSAValue]], list[SSAValue]]
 ] = {
     arith.CeilDivSIOp: lambda op, b, x: [signed_quotient(b, *x, round_up=True)],
     arith.FloorDivSIOp: lambda op, b, x: [signed_quotient(b, *x, round_up=False)],
@@ -168,7 +168,7 @@ EXPANSIONS: dict[
 converted results."""
 
 
-def _add_extended(b: Builder, lhs: SSAValue, rhs: SSAValue) -> list[SSAValue]:
+def _add_extended(b: LLVMBuilder, lhs: SSAValue, rhs: SSAValue) -> list[SSAValue]:
     total = b.add(llvm.AddOp(lhs, rhs))
     return [total, b.icmp("ult", total, lhs)]
 
@@ -178,9 +178,12 @@ def _add_extended(b: Builder, lhs: SSAValue, rhs: SSAValue) -> list[SSAValue]:
 
 
 def _replace(
-    op: Operation, b: Builder, results: Sequence[SSAValue], rewriter: PatternRewriter
+    op: Operation,
+    b: LLVMBuilder,
+    results: Sequence[SSAValue],
+    rewriter: PatternRewriter,
 ) -> None:
-    replace_with_llvm(op, b.ops, list(results), rewriter)
+    replace_with_llvm(op, b.take_ops(), list(results), rewriter)
 
 
 class ConstantToLLVM(RewritePattern):
@@ -192,7 +195,7 @@ class ConstantToLLVM(RewritePattern):
             assert isinstance(type_, IntegerType)
             value = IntegerAttr(value.value.data, type_, truncate_bits=True)
         assert isinstance(value, IntegerAttr | FloatAttr)
-        b = Builder()
+        b = LLVMBuilder.detached()
         _replace(op, b, [b.add(llvm.ConstantOp(value, type_))], rewriter)
 
 
@@ -210,7 +213,7 @@ class OneToOneToLLVM(RewritePattern):
         ):
             return
         operands = operands_to_llvm(op, rewriter)
-        b = Builder()
+        b = LLVMBuilder.detached()
         if kind in INTEGER_BINARY:
             results = [b.add(_integer_binary(op, *operands))]
         elif kind in FLOAT_BINARY:
@@ -231,7 +234,7 @@ class CmpiToLLVM(RewritePattern):
     def match_and_rewrite(self, op: arith.CmpiOp, rewriter: PatternRewriter):
         lhs, rhs = operands_to_llvm(op, rewriter)
         predicate = arith.CMPI_COMPARISON_OPERATIONS[op.predicate.value.data]
-        b = Builder()
+        b = LLVMBuilder.detached()
         _replace(op, b, [b.icmp(predicate, lhs, rhs)], rewriter)
 
 
@@ -242,7 +245,7 @@ class CmpfToLLVM(RewritePattern):
         predicate = arith.CMPF_COMPARISON_OPERATIONS[op.predicate.value.data]
         if predicate in ("false", "true"):
             predicate = "_" + predicate
-        b = Builder()
+        b = LLVMBuilder.detached()
         _replace(op, b, [b.add(llvm.FCmpOp(lhs, rhs, predicate))], rewriter)
 
 
@@ -250,7 +253,7 @@ class SelectToLLVM(RewritePattern):
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: arith.SelectOp, rewriter: PatternRewriter):
         cond, lhs, rhs = operands_to_llvm(op, rewriter)
-        b = Builder()
+        b = LLVMBuilder.detached()
         _replace(op, b, [b.add(llvm.SelectOp(cond, lhs, rhs))], rewriter)
 
 
@@ -260,7 +263,7 @@ class IndexCastToLLVM(RewritePattern):
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: arith.IndexCastOp, rewriter: PatternRewriter):
         (value,) = operands_to_llvm(op, rewriter)
-        b = Builder()
+        b = LLVMBuilder.detached()
         target = convert_type(op.result.type)
         _replace(op, b, [resize_integer(b, value, target, signed=True)], rewriter)
 
@@ -271,7 +274,7 @@ class IndexCastUIToLLVM(RewritePattern):
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: IndexCastUIOp, rewriter: PatternRewriter):
         (value,) = operands_to_llvm(op, rewriter)
-        b = Builder()
+        b = LLVMBuilder.detached()
         target = convert_type(op.result.type)
         _replace(op, b, [resize_integer(b, value, target, signed=False)], rewriter)
 
@@ -284,7 +287,7 @@ class BitcastToLLVM(RewritePattern):
     def match_and_rewrite(self, op: arith.BitcastOp, rewriter: PatternRewriter):
         (value,) = operands_to_llvm(op, rewriter)
         target = convert_type(op.result.type)
-        b = Builder()
+        b = LLVMBuilder.detached()
         result = value if value.type == target else b.add(llvm.BitcastOp(value, target))
         _replace(op, b, [result], rewriter)
 

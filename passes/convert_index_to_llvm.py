@@ -35,7 +35,7 @@ from linalg_ext.lowering.llvm_types import (
     replace_with_llvm,
 )
 from linalg_ext.lowering.scalar_ops import (
-    Builder,
+    LLVMBuilder,
     ceil_unsigned_quotient,
     resize_integer,
     run_conversion,
@@ -64,7 +64,7 @@ BINARY: dict[type[Operation], type[Operation]] = {
 """Binary ops that are one LLVM op on i64."""
 
 
-def _convert(op: Operation, b: Builder, operands: list[SSAValue]) -> SSAValue:
+def _convert(op: Operation, b: LLVMBuilder, operands: list[SSAValue]) -> SSAValue:
     """The converted result of `op`, its LLVM ops added to `b`."""
     kind = type(op)
     if kind in BINARY:
@@ -95,9 +95,9 @@ class IndexToLLVM(RewritePattern):
         if not op.name.startswith("index."):
             return
         operands = operands_to_llvm(op, rewriter)
-        b = Builder()
+        b = LLVMBuilder.detached()
         result = _convert(op, b, operands)
-        replace_with_llvm(op, b.ops, [result], rewriter)
+        replace_with_llvm(op, b.take_ops(), [result], rewriter)
 
 
 CONVERTED: frozenset[type[Operation]] = frozenset(index.Index.operations)

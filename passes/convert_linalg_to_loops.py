@@ -60,7 +60,7 @@ from xdsl.pattern_rewriter import (
 from xdsl.rewriter import InsertPoint
 
 from linalg_ext.diagnostics import OpPassFailed
-from linalg_ext.lowering.loops import OpSink, build_loop_nest, memref_extent
+from linalg_ext.lowering.loop_nest import LoopNestBuilder
 from linalg_ext.transforms.generalize import GENERALIZED_OPS, generalize
 
 BODY_OPS = frozenset({linalg.YieldOp.name, linalg.IndexOp.name})
@@ -151,7 +151,7 @@ def buffer_root(value: SSAValue) -> SSAValue:
 
 
 def _index_values(
-    sink: OpSink, map_: AffineMap, ivs: Sequence[SSAValue]
+    b: LoopNestBuilder, map_: AffineMap, ivs: Sequence[SSAValue]
 ) -> list[SSAValue]:
     """The indices `map_` gives at the point `ivs`: an induction variable or
     a constant as they are, any other expression as an `affine.apply` of the
@@ -161,34 +161,33 @@ def _index_values(
         if isinstance(expr, AffineDimExpr):
             indices.append(ivs[expr.position])
         elif isinstance(expr, AffineConstantExpr):
-            indices.append(sink.index(expr.value))
+            indices.append(b.index(expr.value))
         else:
             used = [d in expr.used_dims() for d in range(map_.num_dims)]
             single = AffineMap(map_.num_dims, 0, (expr,))
             compact = single.drop_dims(tuple(not u for u in used))
             apply = affine.ApplyOp(list(compress(ivs, used)), AffineMapAttr(compact))
-            indices.append(sink.add(apply).results[0])
+            indices.append(b.add(apply))
     return indices
 
 
 def _load(
-    sink: OpSink, operand: SSAValue, map_: AffineMap, ivs: Sequence[SSAValue]
+    b: LoopNestBuilder, operand: SSAValue, map_: AffineMap, ivs: Sequence[SSAValue]
 ) -> SSAValue:
     """The element of `operand` at the point `ivs` (a scalar is its own)."""
     if not isinstance(operand.type, MemRefType):
         return operand  # a scalar input is its own element
-    indices = _index_values(sink, map_, ivs)
-    return sink.add(memref.LoadOp.get(operand, indices)).results[0]
+    return b.load(operand, _index_values(b, map_, ivs))
 
 
 def _store(
-    sink: OpSink,
+    b: LoopNestBuilder,
     value: SSAValue,
     operand: SSAValue,
     map_: AffineMap,
     ivs: Sequence[SSAValue],
 ) -> None:
-    sink.add(memref.StoreOp.get(value, operand, _index_values(sink, map_, ivs)))
+    b.store(value, operand, _index_values(b, map_, ivs))
 
 
 def _carried_loops(generic: linalg.GenericOp) -> int:
@@ -213,7 +212,7 @@ def _outputs_unshared(generic: linalg.GenericOp) -> bool:
 
 
 class _Lowering:
-    """The loops of one generic, emitted into a sink."""
+    """The loops of one generic, built by a `LoopNestBuilder`."""
 
     def __init__(self, generic: linalg.GenericOp, carry_accumulators: bool):
         self.generic = generic
@@ -228,53 +227,65 @@ class _Lowering:
         """Loops before `split` store per iteration; those after carry the
         outputs (none when `split` is the number of loops)."""
 
-    def emit(self, sink: OpSink) -> None:
+    def emit(self, b: LoopNestBuilder) -> None:
         generic = self.generic
-        sources = _loop_bound_sources(generic)
         upper: list[SSAValue] = []
-        for source in sources:
+        for source in _loop_bound_sources(generic):
             assert source is not None
-            upper.append(memref_extent(sink, *source))
+            upper.append(b.extent(source))
         lower: list[SSAValue] = []
         steps: list[SSAValue] = []
         if self.num_loops:
-            lower = [sink.index(0)] * self.num_loops
-            steps = [sink.index(1)] * self.num_loops
+            lower = [b.index(0)] * self.num_loops
+            steps = [b.index(1)] * self.num_loops
         outer = slice(0, self.split)
         inner = slice(self.split, self.num_loops)
 
         def outer_body(
-            sink: OpSink, ivs: Sequence[SSAValue], _: Sequence[SSAValue]
+            b: LoopNestBuilder, ivs: Sequence[SSAValue], _: Sequence[SSAValue]
         ) -> Sequence[SSAValue]:
             if self.split == self.num_loops:
-                self._element(sink, ivs, None)
+                self._element(b, ivs, None)
                 return ()
             outputs = list(generic.outputs)
             output_maps = self.maps[self.num_inputs :]
             # The output maps use only the outer loops: pad the point.
             point = [*ivs, *lower[self.split :]]
             inits = [
-                _load(sink, o, m, point)
-                for o, m in zip(outputs, output_maps, strict=True)
+                _load(b, o, m, point) for o, m in zip(outputs, output_maps, strict=True)
             ]
 
             def inner_body(
-                sink: OpSink, inner_ivs: Sequence[SSAValue], acc: Sequence[SSAValue]
+                b: LoopNestBuilder,
+                inner_ivs: Sequence[SSAValue],
+                acc: Sequence[SSAValue],
             ) -> Sequence[SSAValue]:
-                return self._element(sink, (*ivs, *inner_ivs), acc)
+                return self._element(b, (*ivs, *inner_ivs), acc)
 
-            finals = build_loop_nest(
-                sink, lower[inner], upper[inner], steps[inner], inits, inner_body
+            finals = b.loop_nest(
+                upper[inner],
+                inits,
+                inner_body,
+                lowers=lower[inner],
+                steps=steps[inner],
+                ivs=None,
             )
             for value, output, map_ in zip(finals, outputs, output_maps, strict=True):
-                _store(sink, value, output, map_, point)
+                _store(b, value, output, map_, point)
             return ()
 
-        build_loop_nest(sink, lower[outer], upper[outer], steps[outer], (), outer_body)
+        b.loop_nest(
+            upper[outer],
+            (),
+            outer_body,
+            lowers=lower[outer],
+            steps=steps[outer],
+            ivs=None,
+        )
 
     def _element(
         self,
-        sink: OpSink,
+        b: LoopNestBuilder,
         ivs: Sequence[SSAValue],
         accumulators: Sequence[SSAValue] | None,
     ) -> Sequence[SSAValue]:
@@ -289,7 +300,7 @@ class _Lowering:
             if accumulators is not None and position >= self.num_inputs:
                 mapping[arg] = accumulators[position - self.num_inputs]
             elif arg.uses:
-                mapping[arg] = _load(sink, operand, map_, ivs)
+                mapping[arg] = _load(b, operand, map_, ivs)
         for op in block.ops:
             if isinstance(op, linalg.YieldOp):
                 yielded = [mapping.get(v, v) for v in op.operands]
@@ -297,7 +308,7 @@ class _Lowering:
             if isinstance(op, linalg.IndexOp):
                 mapping[op.result] = ivs[op.dim.value.data]
                 continue
-            sink.add(op.clone(value_mapper=mapping))
+            b.insert(op.clone(value_mapper=mapping))
         else:
             raise AssertionError("a linalg body ends with linalg.yield")
         if accumulators is not None:
@@ -306,7 +317,7 @@ class _Lowering:
         for value, output, map_ in zip(
             yielded, outputs, self.maps[self.num_inputs :], strict=True
         ):
-            _store(sink, value, output, map_, ivs)
+            _store(b, value, output, map_, ivs)
         return ()
 
 
@@ -321,9 +332,9 @@ class LowerStructuredOpToLoops(RewritePattern):
             return
         generic, is_new = _as_generic(op)
         assert generic is not None, "the pass checks every op before lowering"
-        sink = OpSink()
-        _Lowering(generic, self.carry_accumulators).emit(sink)
-        rewriter.insert(sink.take_ops(), InsertPoint.before(op))
+        builder = LoopNestBuilder.detached()
+        _Lowering(generic, self.carry_accumulators).emit(builder)
+        rewriter.insert(builder.take_ops(), InsertPoint.before(op))
         if is_new:
             generic.erase()
         rewriter.erase(op)

@@ -1,8 +1,8 @@
 """`convert-scf-to-cf-ext`: structured control flow as blocks and branches.
 
 Replaces xDSL 0.74's pass of this name, which lowers `scf.if`, `scf.for`
-and `scf.index_switch` only (and the last into `cf.switch`, which neither
-our interpreter nor the LLVM lowering handles). Every `scf` op lowers here:
+and `scf.index_switch` only (the last into a `cf.switch` on the index
+truncated to i32). Every `scf` op lowers here:
 
 - `scf.for` (with `iter_args`) and `scf.if` (with results): xDSL's patterns,
   which are upstream's: a condition block testing `iv < ub` whose arguments
@@ -17,7 +17,7 @@ our interpreter nor the LLVM lowering handles). Every `scf` op lowers here:
   `scf.yield` branches to the continuation.
 - `scf.index_switch`: a chain of `arith.cmpi eq` and `cf.cond_br`, one link
   per case in order, ending in the default region (upstream emits a
-  `cf.switch`; the chain means the same and needs nothing beyond
+  `cf.switch`; the chain compares the whole index and needs nothing beyond
   `cf.cond_br` downstream).
 - `scf.parallel` and `scf.forall` (on memrefs: no shared outputs) first
   become nests of `scf.for`, outermost dimension first, which then lower as
@@ -52,22 +52,18 @@ from xdsl.transforms.convert_scf_to_cf import ForLowering, IfLowering
 
 from linalg_ext.compat.forall_ops import ForallOp, InParallelOp
 from linalg_ext.diagnostics import OpPassFailed
-from linalg_ext.lowering.loops import OpSink, build_loop_nest
+from linalg_ext.lowering.loop_nest import LoopNestBuilder
 
 # --------------------------------------------------------------------------
 # Parallel loops as nests of scf.for
 # --------------------------------------------------------------------------
 
 
-def _move_ops(block: Block, sink: OpSink, keep_last: bool = True) -> None:
-    """Move the ops of `block` to the end of the sink's block, all but the
-    terminator when `keep_last`."""
-    ops = list(block.ops)
-    if keep_last:
-        ops = ops[:-1]
-    for op in ops:
+def _move_ops(block: Block, b: LoopNestBuilder) -> None:
+    """Move the ops of `block` but its terminator to where `b` builds."""
+    for op in list(block.ops)[:-1]:
         op.detach()
-        sink.add(op)
+        b.insert(op)
 
 
 class ParallelToFor(RewritePattern):
@@ -80,11 +76,13 @@ class ParallelToFor(RewritePattern):
         assert isinstance(reduce_op, scf.ReduceOp)
 
         def innermost(
-            sink: OpSink, ivs: Sequence[SSAValue], accumulators: Sequence[SSAValue]
+            b: LoopNestBuilder,
+            ivs: Sequence[SSAValue],
+            accumulators: Sequence[SSAValue],
         ) -> Sequence[SSAValue]:
             for arg, iv in zip(body.args, ivs, strict=True):
                 arg.replace_all_uses_with(iv)
-            _move_ops(body, sink)
+            _move_ops(body, b)
             combined: list[SSAValue] = []
             for region, value, accumulator in zip(
                 reduce_op.reductions, reduce_op.args, accumulators, strict=True
@@ -94,15 +92,20 @@ class ParallelToFor(RewritePattern):
                 block.args[1].replace_all_uses_with(value)
                 returned = block.last_op
                 assert isinstance(returned, scf.ReduceReturnOp)
-                _move_ops(block, sink)
+                _move_ops(block, b)
                 combined.append(returned.result)
             return combined
 
-        sink = OpSink()
-        results = build_loop_nest(
-            sink, op.lowerBound, op.upperBound, op.step, op.initVals, innermost
+        b = LoopNestBuilder.detached()
+        results = b.loop_nest(
+            op.upperBound,
+            op.initVals,
+            innermost,
+            lowers=op.lowerBound,
+            steps=op.step,
+            ivs=None,
         )
-        rewriter.replace(op, sink.take_ops(), list(results))
+        rewriter.replace(op, b.take_ops(), list(results))
 
 
 class ForallToFor(RewritePattern):
@@ -113,22 +116,19 @@ class ForallToFor(RewritePattern):
         if op.outputs:
             return  # refused by the pass beforehand
         body = op.body.block
-        sink = OpSink()
-        lower, upper, steps = (
-            [sink.index(v) if isinstance(v, int) else v for v in bounds]
-            for bounds in op.mixed_bounds()
-        )
+        lower, upper, steps = op.mixed_bounds()
 
         def innermost(
-            sink: OpSink, ivs: Sequence[SSAValue], _: Sequence[SSAValue]
+            b: LoopNestBuilder, ivs: Sequence[SSAValue], _: Sequence[SSAValue]
         ) -> Sequence[SSAValue]:
             for arg, iv in zip(body.args, ivs, strict=True):
                 arg.replace_all_uses_with(iv)
-            _move_ops(body, sink)
+            _move_ops(body, b)
             return ()
 
-        build_loop_nest(sink, lower, upper, steps, (), innermost)
-        rewriter.replace(op, sink.take_ops(), [])
+        b = LoopNestBuilder.detached()
+        b.loop_nest(upper, (), innermost, lowers=lower, steps=steps, ivs=None)
+        rewriter.replace(op, b.take_ops(), [])
 
 
 # --------------------------------------------------------------------------
@@ -202,7 +202,14 @@ class ExecuteRegionLowering(RewritePattern):
 
 
 class IndexSwitchLowering(RewritePattern):
-    """`scf.index_switch` as a chain of equality tests."""
+    """`scf.index_switch` as a chain of equality tests.
+
+    Kept instead of xDSL's `SwitchLowering`, which (as upstream) switches on
+    `arith.index_cast` of the index to i32: an index beyond i32 would wrap
+    onto a case value (2**32 + 1 takes case 1), and the pass's documented
+    and tested output is the chain. The case constants stay in their test
+    blocks (not hoisted: the chain reads as one test per block).
+    """
 
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: scf.IndexSwitchOp, rewriter: PatternRewriter, /):

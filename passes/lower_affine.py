@@ -63,7 +63,7 @@ from xdsl.traits import IsTerminator
 
 from linalg_ext.compat.affine_ops import MaxOp
 from linalg_ext.diagnostics import OpPassFailed
-from linalg_ext.lowering.loops import OpSink
+from linalg_ext.lowering.loop_nest import LoopNestBuilder
 
 # --------------------------------------------------------------------------
 # Affine expressions as index arithmetic
@@ -71,23 +71,26 @@ from linalg_ext.lowering.loops import OpSink
 
 
 class AffineExpander:
-    """Emits the ops computing affine expressions over given dimension and
-    symbol values into a sink."""
+    """Builds the ops computing affine expressions over given dimension and
+    symbol values (index constants made once, ahead of the rest)."""
 
     def __init__(
-        self, sink: OpSink, dims: Sequence[SSAValue], symbols: Sequence[SSAValue]
+        self,
+        builder: LoopNestBuilder,
+        dims: Sequence[SSAValue],
+        symbols: Sequence[SSAValue],
     ):
-        self.sink = sink
+        self.builder = builder
         self.dims = dims
         self.symbols = symbols
 
     def _emit(self, op: Operation) -> SSAValue:
-        return self.sink.add(op).results[0]
+        return self.builder.add(op)
 
     def expand(self, expr: AffineExpr) -> SSAValue:
         match expr:
             case AffineConstantExpr():
-                return self.sink.index(expr.value)
+                return self.builder.index(expr.value)
             case AffineDimExpr():
                 return self.dims[expr.position]
             case AffineSymExpr():
@@ -113,7 +116,7 @@ class AffineExpander:
         if kind == AffineBinaryOpKind.Mul:
             return self._emit(arith.MuliOp(lhs, self.expand(rhs)))
         if isinstance(rhs, AffineConstantExpr) and rhs.value > 0:
-            divisor = self.sink.index(rhs.value)
+            divisor = self.builder.index(rhs.value)
             if kind == AffineBinaryOpKind.Mod:
                 return self._mod_by_positive(lhs, divisor)
             if kind == AffineBinaryOpKind.FloorDiv:
@@ -130,14 +133,14 @@ class AffineExpander:
     def _mod_by_positive(self, lhs: SSAValue, divisor: SSAValue) -> SSAValue:
         """rem = lhs remsi c; rem < 0 ? rem + c : rem."""
         remainder = self._emit(arith.RemSIOp(lhs, divisor))
-        negative = self._compare(remainder, self.sink.index(0), "slt")
+        negative = self._compare(remainder, self.builder.index(0), "slt")
         shifted = self._emit(arith.AddiOp(remainder, divisor))
         return self._select(negative, shifted, remainder)
 
     def _floordiv_by_positive(self, lhs: SSAValue, divisor: SSAValue) -> SSAValue:
         """lhs < 0 ? -1 - ((-1 - lhs) divsi c) : lhs divsi c."""
-        minus_one = self.sink.index(-1)
-        negative = self._compare(lhs, self.sink.index(0), "slt")
+        minus_one = self.builder.index(-1)
+        negative = self._compare(lhs, self.builder.index(0), "slt")
         flipped = self._emit(arith.SubiOp(minus_one, lhs))
         dividend = self._select(negative, flipped, lhs)
         quotient = self._emit(arith.DivSIOp(dividend, divisor))
@@ -146,7 +149,7 @@ class AffineExpander:
 
     def _ceildiv_by_positive(self, lhs: SSAValue, divisor: SSAValue) -> SSAValue:
         """lhs <= 0 ? -((-lhs) divsi c) : ((lhs - 1) divsi c) + 1."""
-        zero, one = self.sink.index(0), self.sink.index(1)
+        zero, one = self.builder.index(0), self.builder.index(1)
         non_positive = self._compare(lhs, zero, "sle")
         negated = self._emit(arith.SubiOp(zero, lhs))
         decremented = self._emit(arith.SubiOp(lhs, one))
@@ -162,7 +165,7 @@ class AffineExpander:
         """Any divisor: truncating division and remainder, corrected where
         the remainder is non-zero and its sign says the truncation went the
         wrong way (floordiv, mod: signs differ; ceildiv: signs agree)."""
-        zero = self.sink.index(0)
+        zero = self.builder.index(0)
         remainder = self._emit(arith.RemSIOp(lhs, rhs))
         inexact = self._compare(remainder, zero, "ne")
         remainder_negative = self._compare(remainder, zero, "slt")
@@ -174,7 +177,7 @@ class AffineExpander:
             shifted = self._emit(arith.AddiOp(remainder, rhs))
             return self._select(correct, shifted, remainder)
         quotient = self._emit(arith.DivSIOp(lhs, rhs))
-        one = self.sink.index(1)
+        one = self.builder.index(1)
         if kind == AffineBinaryOpKind.FloorDiv:
             adjusted = self._emit(arith.SubiOp(quotient, one))
         else:
@@ -207,21 +210,23 @@ def _negated(expr: AffineExpr) -> AffineExpr | None:
     return None
 
 
-def _expander(sink: OpSink, map_: AffineMap, operands: Sequence[SSAValue]):
-    return AffineExpander(sink, operands[: map_.num_dims], operands[map_.num_dims :])
+def _expander(
+    b: LoopNestBuilder, map_: AffineMap, operands: Sequence[SSAValue]
+) -> AffineExpander:
+    return AffineExpander(b, operands[: map_.num_dims], operands[map_.num_dims :])
 
 
 def _replace(
     rewriter: PatternRewriter,
     op: Operation,
-    sink: OpSink,
+    b: LoopNestBuilder,
     new_results: Sequence[SSAValue],
     new_op: Operation | None = None,
 ) -> None:
-    ops = sink.take_ops()
+    """Replace `op` by what `b` built, then `new_op`."""
     if new_op is not None:
-        ops.append(new_op)
-    rewriter.replace(op, ops, list(new_results))
+        b.insert(new_op)
+    rewriter.replace(op, b.take_ops(), list(new_results))
 
 
 # --------------------------------------------------------------------------
@@ -232,48 +237,48 @@ def _replace(
 class LowerAffineApply(RewritePattern):
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: affine.ApplyOp, rewriter: PatternRewriter, /):
-        sink = OpSink()
+        b = LoopNestBuilder.detached()
         map_ = op.map.data
-        (result,) = _expander(sink, map_, op.mapOperands).expand_map(map_)
-        _replace(rewriter, op, sink, [result])
+        (result,) = _expander(b, map_, op.mapOperands).expand_map(map_)
+        _replace(rewriter, op, b, [result])
 
 
 class LowerAffineMin(RewritePattern):
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: affine.MinOp, rewriter: PatternRewriter, /):
-        sink = OpSink()
+        b = LoopNestBuilder.detached()
         map_ = op.map.data
-        result = _expander(sink, map_, op.arguments).extremum(map_, largest=False)
-        _replace(rewriter, op, sink, [result])
+        result = _expander(b, map_, op.arguments).extremum(map_, largest=False)
+        _replace(rewriter, op, b, [result])
 
 
 class LowerAffineMax(RewritePattern):
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: MaxOp, rewriter: PatternRewriter, /):
-        sink = OpSink()
+        b = LoopNestBuilder.detached()
         map_ = op.map.data
-        result = _expander(sink, map_, op.arguments).extremum(map_, largest=True)
-        _replace(rewriter, op, sink, [result])
+        result = _expander(b, map_, op.arguments).extremum(map_, largest=True)
+        _replace(rewriter, op, b, [result])
 
 
 class LowerAffineLoad(RewritePattern):
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: affine.LoadOp, rewriter: PatternRewriter, /):
-        sink = OpSink()
+        b = LoopNestBuilder.detached()
         map_ = op.map.data
-        indices = _expander(sink, map_, op.indices).expand_map(map_)
+        indices = _expander(b, map_, op.indices).expand_map(map_)
         load = memref.LoadOp.get(op.memref, indices)
-        _replace(rewriter, op, sink, load.results, load)
+        _replace(rewriter, op, b, load.results, load)
 
 
 class LowerAffineStore(RewritePattern):
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: affine.StoreOp, rewriter: PatternRewriter, /):
-        sink = OpSink()
+        b = LoopNestBuilder.detached()
         map_ = op.map.data
-        indices = _expander(sink, map_, op.indices).expand_map(map_)
+        indices = _expander(b, map_, op.indices).expand_map(map_)
         store = memref.StoreOp.get(op.value, op.memref, indices)
-        _replace(rewriter, op, sink, [], store)
+        _replace(rewriter, op, b, [], store)
 
 
 def _move_body(region: Region, rewriter: PatternRewriter) -> Region:
@@ -293,18 +298,18 @@ def _move_body(region: Region, rewriter: PatternRewriter) -> Region:
 class LowerAffineFor(RewritePattern):
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: affine.ForOp, rewriter: PatternRewriter, /):
-        sink = OpSink()
+        b = LoopNestBuilder.detached()
         lower_map = op.lowerBoundMap.data
         upper_map = op.upperBoundMap.data
-        lower = _expander(sink, lower_map, op.lowerBoundOperands).extremum(
+        lower = _expander(b, lower_map, op.lowerBoundOperands).extremum(
             lower_map, largest=True
         )
-        upper = _expander(sink, upper_map, op.upperBoundOperands).extremum(
+        upper = _expander(b, upper_map, op.upperBoundOperands).extremum(
             upper_map, largest=False
         )
-        step = sink.index(op.step.value.data)
+        step = b.index(op.step.value.data)
         loop = scf.ForOp(lower, upper, step, op.inits, _move_body(op.body, rewriter))
-        _replace(rewriter, op, sink, loop.results, loop)
+        _replace(rewriter, op, b, loop.results, loop)
 
 
 _PREDICATES = {
@@ -317,33 +322,29 @@ _PREDICATES = {
 class LowerAffineIf(RewritePattern):
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: affine.IfOp, rewriter: PatternRewriter, /):
-        sink = OpSink()
+        b = LoopNestBuilder.detached()
         set_ = op.condition.data
-        expander = AffineExpander(
-            sink, op.args[: set_.num_dims], op.args[set_.num_dims :]
-        )
+        expander = AffineExpander(b, op.args[: set_.num_dims], op.args[set_.num_dims :])
         condition: SSAValue | None = None
         for constraint in set_.constraints:
-            holds = sink.add(
+            holds = b.add(
                 arith.CmpiOp(
                     expander.expand(constraint.lhs),
                     expander.expand(constraint.rhs),
                     _PREDICATES[constraint.kind],
                 )
-            ).results[0]
+            )
             condition = (
-                holds
-                if condition is None
-                else sink.add(arith.AndIOp(condition, holds)).results[0]
+                holds if condition is None else b.add(arith.AndIOp(condition, holds))
             )
         if condition is None:  # no constraint: always true
-            condition = sink.add(arith.ConstantOp(IntegerAttr(1, i1))).results[0]
+            condition = b.add(arith.ConstantOp(IntegerAttr(1, i1)))
         then_region = _move_body(op.then_region, rewriter)
         else_region = (
             _move_body(op.else_region, rewriter) if op.else_region.blocks else Region()
         )
         if_op = scf.IfOp(condition, op.result_types, then_region, else_region)
-        _replace(rewriter, op, sink, if_op.results, if_op)
+        _replace(rewriter, op, b, if_op.results, if_op)
 
 
 LOWERED_OPS: tuple[type[Operation], ...] = (

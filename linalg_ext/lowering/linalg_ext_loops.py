@@ -1,7 +1,8 @@
 """The `linalg_ext` ops on memrefs as loops: `scf.for` (with `scf.if` and, for
 `topk`, `scf.while`) around `memref.load`/`memref.store` and `arith`/`math`.
 
-Each `lower_*` function builds, with a `LoopBuilder`, the loops computing
+Each `lower_*` function builds, with a `LoopNestBuilder`
+(`linalg_ext.lowering.loop_nest`), the loops computing
 exactly what the op's page in docs/ops/ defines (and
 `linalg_ext.semantics` runs): same operations, in the same order where the
 order is observable (scan, scatter, topk). `lowering_problem(op)` says why an
@@ -9,248 +10,30 @@ op cannot be lowered (None if it can); `convert-linalg-ext-to-loops` asks it
 of every op before changing anything.
 
 Shapes: an extent is a constant when any operand that has it is static, else
-a `memref.dim` of the first operand that has it. Reductions are carried in
-`scf.for` iter_args, never through memory.
+a `memref.dim` of the first operand that has it, built once ahead of the
+loops. Reductions are carried in `scf.for` iter_args, never through memory.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
 from math import prod
 
-from xdsl.dialects import arith, math, memref, scf
+from xdsl.dialects import arith, math, memref
 from xdsl.dialects.builtin import (
     DYNAMIC_INDEX,
     AnyFloat,
-    FloatAttr,
     IndexType,
-    IntegerAttr,
     IntegerType,
     MemRefType,
     Signedness,
     TensorType,
     i1,
 )
-from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
+from xdsl.ir import Attribute, Operation, SSAValue
 
 from linalg_ext import dialect as le
-
-Body = Callable[["LoopBuilder", SSAValue, tuple[SSAValue, ...]], Sequence[SSAValue]]
-"""A loop body: (builder in the body, induction variable, carried values) ->
-the next carried values."""
-
-NestBody = Callable[
-    ["LoopBuilder", tuple[SSAValue, ...], tuple[SSAValue, ...]], Sequence[SSAValue]
-]
-"""A loop nest body: (builder, induction variables outermost first, carried
-values) -> the next carried values."""
-
-
-def _constant_name(value: int | float | bool, type_: Attribute) -> str:
-    """MLIR's names: `%c0` (index), `%c0_i32`, `%true`, `%cst` (floats)."""
-    if isinstance(type_, AnyFloat):
-        return "cst"
-    if type_ == i1:
-        return "true" if value else "false"
-    number = f"{int(value)}".replace("-", "m")
-    return f"c{number}" if isinstance(type_, IndexType) else f"c{number}_{type_}"
-
-
-@dataclass
-class _Constants:
-    """The constants and `memref.dim`s of one lowering, built once each in a
-    prologue that comes before all of its loops (keyed by value and type, or
-    by memref and dimension)."""
-
-    prologue: Block = field(default_factory=Block)
-    values: dict[tuple[object, object], SSAValue] = field(
-        default_factory=dict[tuple[object, object], SSAValue]
-    )
-
-
-def static_extent(*dims: tuple[SSAValue, int]) -> int | None:
-    """The extent every `(memref, dimension)` pair has, if one's type says."""
-    for value, dim in dims:
-        assert isinstance(value.type, MemRefType)
-        size = value.type.get_shape()[dim]
-        if size != DYNAMIC_INDEX:
-            return size
-    return None
-
-
-@dataclass
-class LoopBuilder:
-    """Appends ops to `block`; constants are shared by the whole lowering."""
-
-    block: Block
-    constants: _Constants = field(default_factory=_Constants)
-
-    def add(self, op: Operation, name: str | None = None) -> SSAValue:
-        """Append `op`; its (first) result, if it has one, named `name`."""
-        self.block.add_op(op)
-        if name is not None:
-            op.results[0].name_hint = name
-        return op.results[0] if op.results else None  # pyright: ignore[reportReturnType]
-
-    def _nested(self, block: Block) -> LoopBuilder:
-        return LoopBuilder(block, self.constants)
-
-    def constant(self, value: int | float | bool, type_: Attribute) -> SSAValue:
-        """A constant of `type_` (index, integer or float), built once."""
-        key = (value, type_)
-        if key not in self.constants.values:
-            if isinstance(type_, AnyFloat):
-                op = arith.ConstantOp(FloatAttr(float(value), type_))
-            else:
-                assert isinstance(type_, IntegerType | IndexType)
-                op = arith.ConstantOp(IntegerAttr(int(value), type_))
-            op.result.name_hint = _constant_name(value, type_)
-            self.constants.prologue.add_op(op)
-            self.constants.values[key] = op.result
-        return self.constants.values[key]
-
-    def index(self, value: int) -> SSAValue:
-        return self.constant(value, IndexType())
-
-    def extent(self, *dims: tuple[SSAValue, int]) -> SSAValue:
-        """The extent that every `(memref, dimension)` pair has: a constant
-        when one of them is static, else the `memref.dim` of the first
-        (built once)."""
-        size = static_extent(*dims)
-        if size is not None:
-            return self.index(size)
-        key = dims[0]
-        if key not in self.constants.values:
-            value, dim = key
-            op = memref.DimOp(value, self.index(dim))
-            self.constants.prologue.add_op(op)
-            self.constants.values[key] = op.result
-        return self.constants.values[key]
-
-    def load(self, source: SSAValue, indices: Sequence[SSAValue]) -> SSAValue:
-        return self.add(memref.LoadOp.get(source, indices))
-
-    def store(
-        self, value: SSAValue, target: SSAValue, indices: Sequence[SSAValue]
-    ) -> None:
-        self.add(memref.StoreOp.get(value, target, indices))
-
-    def for_loop(
-        self,
-        upper: SSAValue,
-        inits: Sequence[SSAValue],
-        body: Body,
-        iv: str = "i",
-        names: Sequence[str] = (),
-    ) -> tuple[SSAValue, ...]:
-        """`scf.for %iv = 0 to upper step 1` carrying `inits`; its results,
-        named `names`."""
-        block = Block(arg_types=[IndexType(), *(v.type for v in inits)])
-        block.args[0].name_hint = iv
-        nested = self._nested(block)
-        yielded = body(nested, block.args[0], tuple(block.args[1:]))
-        block.add_op(scf.YieldOp(*yielded))
-        loop = scf.ForOp(self.index(0), upper, self.index(1), inits, block)
-        self.block.add_op(loop)
-        for result, name in zip(loop.results, names, strict=False):
-            result.name_hint = name
-        return tuple(loop.results)
-
-    def loop_nest(
-        self,
-        uppers: Sequence[SSAValue],
-        inits: Sequence[SSAValue],
-        body: NestBody,
-        iv: str | Sequence[str] = "i",
-        names: Sequence[str] = (),
-    ) -> tuple[SSAValue, ...]:
-        """Perfectly nested loops over `uppers` (outermost first), the
-        carried values threaded through every level (the results named
-        `names`); no loop when `uppers` is empty. `iv` names the induction
-        variables: one name for all, or one per loop."""
-        ivs_names = [iv] * len(uppers) if isinstance(iv, str) else list(iv)
-
-        def level(
-            builder: LoopBuilder,
-            depth: int,
-            ivs: tuple[SSAValue, ...],
-            carried: tuple[SSAValue, ...],
-        ) -> Sequence[SSAValue]:
-            if depth == len(uppers):
-                return body(builder, ivs, carried)
-            return builder.for_loop(
-                uppers[depth],
-                carried,
-                lambda b, i, values: level(b, depth + 1, (*ivs, i), values),
-                ivs_names[depth],
-                names,
-            )
-
-        return tuple(level(self, 0, (), tuple(inits)))
-
-    def if_then(
-        self,
-        condition: SSAValue,
-        result_types: Sequence[Attribute],
-        then_body: Callable[[LoopBuilder], Sequence[SSAValue]],
-        else_body: Callable[[LoopBuilder], Sequence[SSAValue]] | None = None,
-    ) -> tuple[SSAValue, ...]:
-        """`scf.if`, with an else region only if `else_body` is given."""
-        regions: list[Region] = []
-        for build in (then_body, else_body):
-            if build is None:
-                regions.append(Region())
-                continue
-            block = Block()
-            yielded = build(self._nested(block))
-            block.add_op(scf.YieldOp(*yielded))
-            regions.append(Region(block))
-        op = scf.IfOp(condition, result_types, regions[0], regions[1])
-        self.block.add_op(op)
-        return tuple(op.results)
-
-    def while_loop(
-        self,
-        inits: Sequence[SSAValue],
-        condition: Callable[[LoopBuilder, tuple[SSAValue, ...]], SSAValue],
-        body: Callable[[LoopBuilder, tuple[SSAValue, ...]], Sequence[SSAValue]],
-        names: Sequence[str] = (),
-    ) -> tuple[SSAValue, ...]:
-        """`scf.while` passing its arguments (named `names` in both regions)
-        unchanged from the condition to the body (and out as results)."""
-        types = [v.type for v in inits]
-        before, after = Block(arg_types=types), Block(arg_types=types)
-        for block in (before, after):
-            for arg, name in zip(block.args, names, strict=False):
-                arg.name_hint = name
-        test = condition(self._nested(before), tuple(before.args))
-        before.add_op(scf.ConditionOp(test, *before.args))
-        after.add_op(scf.YieldOp(*body(self._nested(after), tuple(after.args))))
-        op = scf.WhileOp(inits, types, Region(before), Region(after))
-        self.block.add_op(op)
-        return tuple(op.results)
-
-    def inline(self, region: Region, args: Sequence[SSAValue]) -> list[SSAValue]:
-        """A copy of the one-block `region` applied to `args`: its ops
-        cloned here, the values its terminator yields returned."""
-        block = region.block
-        mapping: dict[SSAValue, SSAValue] = dict(zip(block.args, args, strict=True))
-        terminator = block.last_op
-        for op in block.ops:
-            if op is terminator:
-                break
-            self.block.add_op(op.clone(value_mapper=mapping))
-        assert terminator is not None
-        return [mapping.get(v, v) for v in terminator.operands]
-
-    def take_ops(self) -> list[Operation]:
-        """The prologue's ops, then the built ones, detached for inserting."""
-        ops = [*self.constants.prologue.ops, *self.block.ops]
-        for built in ops:
-            built.detach()
-        return ops
-
+from linalg_ext.lowering.loop_nest import LoopNestBuilder, static_extent
 
 # --------------------------------------------------------------------------
 # What cannot be lowered
@@ -309,6 +92,13 @@ def lowering_problem(op: Operation) -> str | None:
 # --------------------------------------------------------------------------
 
 
+def _extent(b: LoopNestBuilder, *dims: tuple[SSAValue, int]) -> SSAValue:
+    """The extent the `(memref, dimension)` pairs share, built once ahead of
+    every loop (the operands of the op dominate it). Unnamed: `%0`, as the
+    tests of the pass spell it."""
+    return b.extent(*dims, hoist=True, name=None)
+
+
 def _with_dim(
     outer: Sequence[SSAValue], dimension: int, iv: SSAValue
 ) -> list[SSAValue]:
@@ -317,20 +107,20 @@ def _with_dim(
     return [*outer[:dimension], iv, *outer[dimension:]]
 
 
-def _to_index(b: LoopBuilder, value: SSAValue) -> SSAValue:
+def _to_index(b: LoopNestBuilder, value: SSAValue) -> SSAValue:
     """An index element as `index` (integers read as signed)."""
     if isinstance(value.type, IndexType):
         return value
     return b.add(arith.IndexCastOp(value, IndexType()))
 
 
-def _from_index(b: LoopBuilder, value: SSAValue, type_: Attribute) -> SSAValue:
+def _from_index(b: LoopNestBuilder, value: SSAValue, type_: Attribute) -> SSAValue:
     if isinstance(type_, IndexType):
         return value
     return b.add(arith.IndexCastOp(value, type_))
 
 
-def lower_softmax(b: LoopBuilder, op: le.SoftmaxLikeOp) -> None:
+def lower_softmax(b: LoopNestBuilder, op: le.SoftmaxLikeOp) -> None:
     """Per row along `dimension`: the max (carried, from the max init), the
     exponentials written to the output while their sum is carried, then,
     for softmax, the output divided by the new sum in place."""
@@ -342,45 +132,48 @@ def lower_softmax(b: LoopBuilder, op: le.SoftmaxLikeOp) -> None:
     rank = len(x.type.get_shape())  # pyright: ignore[reportAttributeAccessIssue]
     outer_dims = [d for d in range(rank) if d != dimension]
     outer_extents = [
-        b.extent(
+        _extent(
+            b,
             (x, d),
             (output, d),
             *((v, i) for v in (max_, accumulator, scale)),
         )
         for i, d in enumerate(outer_dims)
     ]
-    row_extent = b.extent((x, dimension), (output, dimension))
+    row_extent = _extent(b, (x, dimension), (output, dimension))
     zero = b.constant(0.0, element)
 
-    def row(b: LoopBuilder, outer: tuple[SSAValue, ...], _: tuple) -> list:
+    def row(b: LoopNestBuilder, outer: tuple[SSAValue, ...], _: tuple) -> list:
         m0 = b.add(memref.LoadOp.get(max_, outer), "max_in")
         a0 = b.add(memref.LoadOp.get(accumulator, outer), "sum_in")
 
-        def maximum(b: LoopBuilder, k: SSAValue, carried: tuple) -> list:
+        def maximum(b: LoopNestBuilder, k: SSAValue, carried: tuple) -> list:
             value = b.load(x, _with_dim(outer, dimension, k))
             return [b.add(arith.MaximumfOp(carried[0], value))]
 
-        (new_max,) = b.for_loop(row_extent, [m0], maximum, "k", ["max"])
+        (new_max,) = b.for_loop(row_extent, [m0], maximum, iv="k", names=["max"])
 
-        def exponentials(b: LoopBuilder, k: SSAValue, carried: tuple) -> list:
+        def exponentials(b: LoopNestBuilder, k: SSAValue, carried: tuple) -> list:
             at = _with_dim(outer, dimension, k)
             shifted = b.add(arith.SubfOp(b.load(x, at), new_max))
             exponential = b.add(math.ExpOp(shifted), "exp")
             b.store(exponential, output, at)
             return [b.add(arith.AddfOp(carried[0], exponential))]
 
-        (total,) = b.for_loop(row_extent, [zero], exponentials, "k", ["exp_sum"])
+        (total,) = b.for_loop(
+            row_extent, [zero], exponentials, iv="k", names=["exp_sum"]
+        )
         decay = b.add(math.ExpOp(b.add(arith.SubfOp(m0, new_max))), "decay")
         kept = b.add(arith.MulfOp(a0, decay), "kept")
         new_acc = b.add(arith.AddfOp(kept, total), "sum")
         if normalise:
 
-            def normalised(b: LoopBuilder, k: SSAValue, _: tuple) -> list:
+            def normalised(b: LoopNestBuilder, k: SSAValue, _: tuple) -> list:
                 at = _with_dim(outer, dimension, k)
                 b.store(b.add(arith.DivfOp(b.load(output, at), new_acc)), output, at)
                 return []
 
-            b.for_loop(row_extent, [], normalised, "k")
+            b.for_loop(row_extent, [], normalised, iv="k")
             decay = b.add(arith.DivfOp(kept, new_acc), "scale")
         b.store(decay, scale, outer)
         b.store(new_max, max_, outer)
@@ -390,27 +183,27 @@ def lower_softmax(b: LoopBuilder, op: le.SoftmaxLikeOp) -> None:
     b.loop_nest(outer_extents, [], row)
 
 
-def lower_diag(b: LoopBuilder, op: le.DiagOp) -> None:
+def lower_diag(b: LoopNestBuilder, op: le.DiagOp) -> None:
     """Every row of every matrix zeroed, then its diagonal element stored."""
     vector, matrix = op.inputs[0], op.outputs[0]
     rank = len(matrix.type.get_shape())  # pyright: ignore[reportAttributeAccessIssue]
-    extents = [b.extent((vector, d), (matrix, d)) for d in range(rank - 1)]
-    columns = b.extent((vector, rank - 2), (matrix, rank - 2), (matrix, rank - 1))
+    extents = [_extent(b, (vector, d), (matrix, d)) for d in range(rank - 1)]
+    columns = _extent(b, (vector, rank - 2), (matrix, rank - 2), (matrix, rank - 1))
     zero = b.constant(0, _element(matrix))
 
-    def row(b: LoopBuilder, ivs: tuple[SSAValue, ...], _: tuple) -> list:
-        def clear(b: LoopBuilder, j: SSAValue, _: tuple) -> list:
+    def row(b: LoopNestBuilder, ivs: tuple[SSAValue, ...], _: tuple) -> list:
+        def clear(b: LoopNestBuilder, j: SSAValue, _: tuple) -> list:
             b.store(zero, matrix, [*ivs, j])
             return []
 
-        b.for_loop(columns, [], clear, "j")
+        b.for_loop(columns, [], clear, iv="j")
         b.store(b.load(vector, ivs), matrix, [*ivs, ivs[-1]])
         return []
 
     b.loop_nest(extents, [], row)
 
 
-def lower_scan(b: LoopBuilder, op: le.ScanOp) -> None:
+def lower_scan(b: LoopNestBuilder, op: le.ScanOp) -> None:
     """Per row: the carry starts from the accumulator and runs through the
     combiner; the output gets the carry after (inclusive) or before
     (exclusive) each element; the last carry goes back to the
@@ -422,27 +215,27 @@ def lower_scan(b: LoopBuilder, op: le.ScanOp) -> None:
     rank = len(x.type.get_shape())  # pyright: ignore[reportAttributeAccessIssue]
     outer_dims = [d for d in range(rank) if d != dimension]
     outer_extents = [
-        b.extent((x, d), (output, d), (accumulator, i))
+        _extent(b, (x, d), (output, d), (accumulator, i))
         for i, d in enumerate(outer_dims)
     ]
-    row_extent = b.extent((x, dimension), (output, dimension))
+    row_extent = _extent(b, (x, dimension), (output, dimension))
 
-    def row(b: LoopBuilder, outer: tuple[SSAValue, ...], _: tuple) -> list:
-        def step(b: LoopBuilder, k: SSAValue, carried: tuple) -> list:
+    def row(b: LoopNestBuilder, outer: tuple[SSAValue, ...], _: tuple) -> list:
+        def step(b: LoopNestBuilder, k: SSAValue, carried: tuple) -> list:
             at = _with_dim(outer, dimension, k)
             (combined,) = b.inline(op.region, [carried[0], b.load(x, at)])
             b.store(combined if inclusive else carried[0], output, at)
             return [combined]
 
         carry_in = b.add(memref.LoadOp.get(accumulator, outer), "carry_in")
-        (carry,) = b.for_loop(row_extent, [carry_in], step, "k", ["carry"])
+        (carry,) = b.for_loop(row_extent, [carry_in], step, iv="k", names=["carry"])
         b.store(carry, accumulator, outer)
         return []
 
     b.loop_nest(outer_extents, [], row)
 
 
-def lower_scatter(b: LoopBuilder, op: le.ScatterOp) -> None:
+def lower_scatter(b: LoopNestBuilder, op: le.ScatterOp) -> None:
     """Batch positions in row-major order, each reading its coordinates
     once, then its window element by element through the combiner."""
     indices, updates = op.inputs
@@ -450,18 +243,18 @@ def lower_scatter(b: LoopBuilder, op: le.ScatterOp) -> None:
     index_shape = indices.type.get_shape()  # pyright: ignore[reportAttributeAccessIssue]
     batch_rank, depth = len(index_shape) - 1, index_shape[-1]
     window_rank = len(updates.type.get_shape()) - batch_rank  # pyright: ignore
-    batch_extents = [b.extent((indices, d), (updates, d)) for d in range(batch_rank)]
+    batch_extents = [_extent(b, (indices, d), (updates, d)) for d in range(batch_rank)]
     window_extents = [
-        b.extent((updates, batch_rank + d), (src, depth + d))
+        _extent(b, (updates, batch_rank + d), (src, depth + d))
         for d in range(window_rank)
     ]
 
-    def batch(b: LoopBuilder, position: tuple[SSAValue, ...], _: tuple) -> list:
+    def batch(b: LoopNestBuilder, position: tuple[SSAValue, ...], _: tuple) -> list:
         where = [
             _to_index(b, b.load(indices, [*position, b.index(d)])) for d in range(depth)
         ]
 
-        def update(b: LoopBuilder, window: tuple[SSAValue, ...], _: tuple) -> list:
+        def update(b: LoopNestBuilder, window: tuple[SSAValue, ...], _: tuple) -> list:
             at = [*where, *window]
             old = b.load(src, at)
             new = b.load(updates, [*position, *window])
@@ -469,13 +262,13 @@ def lower_scatter(b: LoopBuilder, op: le.ScatterOp) -> None:
             b.store(combined, src, at)
             return []
 
-        b.loop_nest(window_extents, [], update, "w")
+        b.loop_nest(window_extents, [], update, ivs="w")
         return []
 
-    b.loop_nest(batch_extents, [], batch, "p")
+    b.loop_nest(batch_extents, [], batch, ivs="p")
 
 
-def lower_topk(b: LoopBuilder, op: le.TopkOp) -> None:
+def lower_topk(b: LoopNestBuilder, op: le.TopkOp) -> None:
     """Per row, an insertion sort into the outputs, which hold the best
     min(l, K) of the first l elements in order. Element l goes after every
     kept element it does not come strictly before (those have smaller
@@ -499,17 +292,17 @@ def lower_topk(b: LoopBuilder, op: le.TopkOp) -> None:
     if given_indices is not None:
         operands.append(given_indices)
     outer_extents = [
-        b.extent(*((v, d) for v in operands)) for d in range(rank) if d != dimension
+        _extent(b, *((v, d) for v in operands)) for d in range(rank) if d != dimension
     ]
     sources = [values] if given_indices is None else [values, given_indices]
-    n = b.extent(*((v, dimension) for v in sources))
+    n = _extent(b, *((v, dimension) for v in sources))
     n_known = [
         size
         for source in sources
         if (size := source.type.get_shape()[dimension]) != DYNAMIC_INDEX  # pyright: ignore
     ]
     sorts_all = k_static != DYNAMIC_INDEX and k_static in n_known[:1]
-    k = b.extent((out_values, dimension), (out_indices, dimension))
+    k = _extent(b, (out_values, dimension), (out_indices, dimension))
     one = b.index(1)
     if sorts_all:
         last = k  # unused: no element is ever compared with the last kept
@@ -519,19 +312,19 @@ def lower_topk(b: LoopBuilder, op: le.TopkOp) -> None:
         last = b.index(k_static - 1)
     index_type = _element(out_indices)
 
-    def comes_before(b: LoopBuilder, lhs: SSAValue, rhs: SSAValue) -> SSAValue:
+    def comes_before(b: LoopNestBuilder, lhs: SSAValue, rhs: SSAValue) -> SSAValue:
         (first,) = b.inline(op.region, [lhs, rhs])
         return first
 
-    def rows(b: LoopBuilder) -> list:
+    def rows(b: LoopNestBuilder) -> list:
         b.loop_nest(outer_extents, [], row)
         return []
 
-    def row(b: LoopBuilder, outer: tuple[SSAValue, ...], _: tuple) -> list:
+    def row(b: LoopNestBuilder, outer: tuple[SSAValue, ...], _: tuple) -> list:
         def at(position: SSAValue) -> list[SSAValue]:
             return _with_dim(outer, dimension, position)
 
-        def element(b: LoopBuilder, l: SSAValue, _: tuple) -> list:  # noqa: E741
+        def element(b: LoopNestBuilder, l: SSAValue, _: tuple) -> list:  # noqa: E741
             value = b.add(memref.LoadOp.get(values, at(l)), "value")
             if sorts_all:
                 # K = N: every element is kept, in the hole at its position.
@@ -539,7 +332,7 @@ def lower_topk(b: LoopBuilder, op: le.TopkOp) -> None:
                 return []
             full = b.add(arith.CmpiOp(l, k, "sge"), "full")
 
-            def beats_last(b: LoopBuilder) -> list:
+            def beats_last(b: LoopNestBuilder) -> list:
                 return [comes_before(b, value, b.load(out_values, at(last)))]
 
             (accept,) = b.if_then(
@@ -547,7 +340,7 @@ def lower_topk(b: LoopBuilder, op: le.TopkOp) -> None:
             )
             accept.name_hint = "kept"
 
-            def insert_at_hole(b: LoopBuilder) -> list:
+            def insert_at_hole(b: LoopNestBuilder) -> list:
                 hole = b.add(arith.SelectOp(full, last, l), "hole")
                 insert(b, value, l, hole)
                 return []
@@ -556,7 +349,7 @@ def lower_topk(b: LoopBuilder, op: le.TopkOp) -> None:
             return []
 
         def insert(
-            b: LoopBuilder,
+            b: LoopNestBuilder,
             value: SSAValue,
             l: SSAValue,  # noqa: E741
             hole: SSAValue,
@@ -565,11 +358,11 @@ def lower_topk(b: LoopBuilder, op: le.TopkOp) -> None:
             from `hole` backwards, and put `value` (from position l) in the
             place left."""
 
-            def shifting(b: LoopBuilder, args: tuple) -> SSAValue:
+            def shifting(b: LoopNestBuilder, args: tuple) -> SSAValue:
                 (t,) = args
                 positive = b.add(arith.CmpiOp(t, b.index(0), "sgt"))
 
-                def before_previous(b: LoopBuilder) -> list:
+                def before_previous(b: LoopNestBuilder) -> list:
                     previous = b.add(arith.SubiOp(t, one))
                     kept = b.load(out_values, at(previous))
                     return [comes_before(b, value, kept)]
@@ -582,7 +375,7 @@ def lower_topk(b: LoopBuilder, op: le.TopkOp) -> None:
                 )
                 return moves
 
-            def shift(b: LoopBuilder, args: tuple) -> list:
+            def shift(b: LoopNestBuilder, args: tuple) -> list:
                 (t,) = args
                 previous = b.add(arith.SubiOp(t, one))
                 for target in (out_values, out_indices):
@@ -599,7 +392,7 @@ def lower_topk(b: LoopBuilder, op: le.TopkOp) -> None:
             b.store(value, out_values, at(slot))
             b.store(index, out_indices, at(slot))
 
-        b.for_loop(n, [], element, "l")
+        b.for_loop(n, [], element, iv="l")
         return []
 
     if k_static == DYNAMIC_INDEX:
@@ -609,7 +402,7 @@ def lower_topk(b: LoopBuilder, op: le.TopkOp) -> None:
         rows(b)
 
 
-def lower_layer_norm(b: LoopBuilder, op: le.LayerNormOp) -> None:
+def lower_layer_norm(b: LoopNestBuilder, op: le.LayerNormOp) -> None:
     """Per position outside `axis`: the mean and the biased variance, each a
     sum carried through the `axis` loops, then the normalised output."""
     x = op.inputs[0]
@@ -632,8 +425,8 @@ def lower_layer_norm(b: LoopBuilder, op: le.LayerNormOp) -> None:
             dims += [(mean_out, others.index(d)), (rstd_out, others.index(d))]
         return dims
 
-    outer_extents = [b.extent(*dims_of(d)) for d in others]
-    axis_extents = [b.extent(*dims_of(d)) for d in axes]
+    outer_extents = [_extent(b, *dims_of(d)) for d in others]
+    axis_extents = [_extent(b, *dims_of(d)) for d in axes]
     static_sizes = [static_extent(*dims_of(d)) for d in axes]
     if None not in static_sizes:
         count_float = b.constant(float(prod(static_sizes)), element)  # pyright: ignore
@@ -647,7 +440,7 @@ def lower_layer_norm(b: LoopBuilder, op: le.LayerNormOp) -> None:
     one = b.constant(1.0, element)
     epsilon = b.constant(op.epsilon.value.data, element)
 
-    def position(b: LoopBuilder, outer: tuple[SSAValue, ...], _: tuple) -> list:
+    def position(b: LoopNestBuilder, outer: tuple[SSAValue, ...], _: tuple) -> list:
         def at(inner: Sequence[SSAValue]) -> list[SSAValue]:
             indices: list[SSAValue] = []
             outer_it, inner_it = iter(outer), iter(inner)
@@ -655,23 +448,27 @@ def lower_layer_norm(b: LoopBuilder, op: le.LayerNormOp) -> None:
                 indices.append(next(inner_it) if d in axes else next(outer_it))
             return indices
 
-        def add_element(b: LoopBuilder, inner: tuple, carried: tuple) -> list:
+        def add_element(b: LoopNestBuilder, inner: tuple, carried: tuple) -> list:
             return [b.add(arith.AddfOp(carried[0], b.load(x, at(inner))))]
 
-        (total,) = b.loop_nest(axis_extents, [zero], add_element, "a", ["sum"])
+        (total,) = b.loop_nest(
+            axis_extents, [zero], add_element, ivs="a", names=["sum"]
+        )
         mean = b.add(arith.DivfOp(total, count_float), "mean")
 
-        def add_square(b: LoopBuilder, inner: tuple, carried: tuple) -> list:
+        def add_square(b: LoopNestBuilder, inner: tuple, carried: tuple) -> list:
             centred = b.add(arith.SubfOp(b.load(x, at(inner)), mean))
             square = b.add(arith.MulfOp(centred, centred))
             return [b.add(arith.AddfOp(carried[0], square))]
 
-        (squares,) = b.loop_nest(axis_extents, [zero], add_square, "a", ["squares"])
+        (squares,) = b.loop_nest(
+            axis_extents, [zero], add_square, ivs="a", names=["squares"]
+        )
         variance = b.add(arith.DivfOp(squares, count_float), "variance")
         deviation = b.add(math.SqrtOp(b.add(arith.AddfOp(variance, epsilon))))
         rstd = b.add(arith.DivfOp(one, deviation), "rstd")
 
-        def normalise(b: LoopBuilder, inner: tuple, _: tuple) -> list:
+        def normalise(b: LoopNestBuilder, inner: tuple, _: tuple) -> list:
             indices = at(inner)
             centred = b.add(arith.SubfOp(b.load(x, indices), mean))
             value = b.add(arith.MulfOp(centred, rstd))
@@ -681,7 +478,7 @@ def lower_layer_norm(b: LoopBuilder, op: le.LayerNormOp) -> None:
             b.store(value, output, indices)
             return []
 
-        b.loop_nest(axis_extents, [], normalise, "a")
+        b.loop_nest(axis_extents, [], normalise, ivs="a")
         if mean_out is not None and rstd_out is not None:
             b.store(mean, mean_out, outer)
             b.store(rstd, rstd_out, outer)
@@ -690,7 +487,7 @@ def lower_layer_norm(b: LoopBuilder, op: le.LayerNormOp) -> None:
     b.loop_nest(outer_extents, [], position)
 
 
-def lower_batch_matmul(b: LoopBuilder, op: le.BatchMatmulOp) -> None:
+def lower_batch_matmul(b: LoopNestBuilder, op: le.BatchMatmulOp) -> None:
     """Loops over the init's elements; the reduction over K carried from the
     init's element through the op's multiply-accumulate body."""
     lhs, rhs, init = op.lhs, op.rhs, op.init
@@ -701,37 +498,39 @@ def lower_batch_matmul(b: LoopBuilder, op: le.BatchMatmulOp) -> None:
     k_lhs_dim = batch + 1 if layout[0] == "n" else batch
     k_rhs_dim = batch if layout[1] == "n" else batch + 1
     n_dim = batch + 1 if layout[1] == "n" else batch
-    extents = [b.extent((init, d), (lhs, d), (rhs, d)) for d in range(batch)]
-    extents.append(b.extent((init, batch), (lhs, m_dim)))
-    extents.append(b.extent((init, batch + 1), (rhs, n_dim)))
-    k_extent = b.extent((lhs, k_lhs_dim), (rhs, k_rhs_dim))
+    extents = [_extent(b, (init, d), (lhs, d), (rhs, d)) for d in range(batch)]
+    extents.append(_extent(b, (init, batch), (lhs, m_dim)))
+    extents.append(_extent(b, (init, batch + 1), (rhs, n_dim)))
+    k_extent = _extent(b, (lhs, k_lhs_dim), (rhs, k_rhs_dim))
 
-    def element(b: LoopBuilder, ivs: tuple[SSAValue, ...], _: tuple) -> list:
+    def element(b: LoopNestBuilder, ivs: tuple[SSAValue, ...], _: tuple) -> list:
         *batch_ivs, m, n = ivs
 
-        def multiply_add(b: LoopBuilder, k: SSAValue, carried: tuple) -> list:
+        def multiply_add(b: LoopNestBuilder, k: SSAValue, carried: tuple) -> list:
             a = b.load(lhs, [*batch_ivs, *((m, k) if layout[0] == "n" else (k, m))])
             c = b.load(rhs, [*batch_ivs, *((k, n) if layout[1] == "n" else (n, k))])
             return b.inline(op.body, [a, c, carried[0]])
 
         init_value = b.add(memref.LoadOp.get(init, ivs), "init")
-        (result,) = b.for_loop(k_extent, [init_value], multiply_add, "k", ["acc"])
+        (result,) = b.for_loop(
+            k_extent, [init_value], multiply_add, iv="k", names=["acc"]
+        )
         b.store(result, init, ivs)
         return []
 
-    b.loop_nest(extents, [], element, ["batch"] * batch + ["m", "n"])
+    b.loop_nest(extents, [], element, ivs=["batch"] * batch + ["m", "n"])
 
 
-def lower_custom(b: LoopBuilder, op: le.CustomOp) -> None:
+def lower_custom(b: LoopNestBuilder, op: le.CustomOp) -> None:
     """The body inlined on the buffers; each yielded buffer that is not its
     output already is copied into it."""
     yielded = b.inline(op.region, [*op.inputs, *op.outputs])
     for value, output in zip(yielded, op.outputs, strict=False):
         if value is not output:
-            b.add(memref.CopyOp(value, output))
+            b.insert(memref.CopyOp(value, output))
 
 
-LOWERINGS: dict[type[Operation], Callable[[LoopBuilder, Operation], None]] = {
+LOWERINGS: dict[type[Operation], Callable[[LoopNestBuilder, Operation], None]] = {
     le.SoftmaxOp: lower_softmax,  # pyright: ignore[reportAssignmentType]
     le.UnnormSoftmaxOp: lower_softmax,  # pyright: ignore[reportAssignmentType]
     le.DiagOp: lower_diag,  # pyright: ignore[reportAssignmentType]
@@ -749,6 +548,6 @@ its operand, and `linalg_ext.yield` goes with its parent's region."""
 def lower_to_loops(op: Operation) -> list[Operation]:
     """The ops computing what `op` (one of `LOWERINGS`, on memrefs) does,
     neither inserted nor used: the caller puts them in place of `op`."""
-    builder = LoopBuilder(Block())
+    builder = LoopNestBuilder.detached()
     LOWERINGS[type(op)](builder, op)
     return builder.take_ops()

@@ -1,18 +1,20 @@
 """Building blocks of the memref lowering (`finalize-memref-to-llvm`).
 
-- `Emitter` inserts `llvm` ops at one point and does index arithmetic on
-  `Index` values, an `int` where the value is known statically and an `i64`
-  SSA value otherwise, folding what is static: a load from a memref whose
-  type fixes its strides and offset computes its address with constants,
-  as upstream does.
+- `Emitter` (an `xdsl.builder.Builder`) inserts `llvm` ops at one point and
+  does index arithmetic on `Index` values, an `int` where the value is known
+  statically and an `i64` SSA value otherwise, folding what is static: a
+  load from a memref whose type fixes its strides and offset computes its
+  address with constants, as upstream does.
 - `StridedMemRef` is a memref being lowered: its type's static facts (shape,
   strides and offset, from `bufferization.layouts`) and, for the rest, the
   fields of its descriptor, each read once.
 - `build_descriptor`, `row_major_strides`: new descriptors.
-- `contiguity`: whether a memref's elements are one block of memory, decided
-  statically where the type allows, else as an `i1` computed at run time.
-- `emit_loop_nest`: a loop nest in the `llvm` dialect (blocks and branches),
-  for copies `llvm.intr.memcpy` cannot do.
+- `element_size`, `llvm_element_type`: what one element takes.
+- The operands of a memref op being lowered: `index_operand`,
+  `lowered_memref`, `mixed_indices`, `known`.
+
+The ops themselves lower in `memref_patterns`, `memref_views` and
+`memref_copy`.
 """
 
 from __future__ import annotations
@@ -20,9 +22,11 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import TypeVar
 
-from xdsl.dialects import llvm
+from xdsl.builder import Builder
+from xdsl.dialects import arith, llvm
 from xdsl.dialects.builtin import (
     DYNAMIC_INDEX,
+    DenseArrayBase,
     Float16Type,
     Float32Type,
     Float64Type,
@@ -32,11 +36,11 @@ from xdsl.dialects.builtin import (
     MemRefType,
     i1,
 )
-from xdsl.ir import Attribute, Block, Operation, SSAValue
+from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.pattern_rewriter import PatternRewriter
-from xdsl.rewriter import BlockInsertPoint, InsertPoint, Rewriter
+from xdsl.rewriter import InsertPoint
 
-from linalg_ext.bufferization.layouts import is_identity, strides_and_offset
+from linalg_ext.bufferization.layouts import strides_and_offset
 from linalg_ext.lowering.llvm_types import (
     INDEX_TYPE,
     MemRefDescriptor,
@@ -77,26 +81,31 @@ def llvm_element_type(memref_type: MemRefType) -> Attribute:
     return convert_type(memref_type.get_element_type())
 
 
-class Emitter:
-    """Inserts ops at one point, in program order.
+class Emitter(Builder):
+    """An `xdsl.builder.Builder` inserting `llvm` ops at one point, in
+    program order, with folding index arithmetic.
 
-    `where` must stay a valid append point: `InsertPoint.before(op)` (every
-    op goes right before `op`, after those inserted earlier) or the end of
-    a block that has no terminator yet. `rewriter` is the `PatternRewriter`
-    inside a pattern, None outside one. Constants are made once per emitter.
+    `where` (the insertion point) must stay a valid append point:
+    `InsertPoint.before(op)` (every op goes right before `op`, after those
+    inserted earlier) or the end of a block that has no terminator yet.
+    `rewriter` is the `PatternRewriter` inside a pattern (ops are inserted
+    through it, so that it sees them), None outside one. Constants are made
+    once per emitter.
     """
 
     def __init__(self, where: InsertPoint, rewriter: PatternRewriter | None = None):
-        self.where = where
+        super().__init__(where)
         self.rewriter = rewriter
         self._constants: dict[tuple[int, Attribute], SSAValue] = {}
 
+    @property
+    def where(self) -> InsertPoint:
+        return self.insertion_point
+
     def emit(self, op: OpT) -> OpT:
         if self.rewriter is not None:
-            self.rewriter.insert(op, self.where)
-        else:
-            Rewriter.insert_op(op, self.where)
-        return op
+            return self.rewriter.insert(op, self.insertion_point)
+        return self.insert(op)
 
     def constant(self, value: int, type_: Attribute = INDEX_TYPE) -> SSAValue:
         key = (value, type_)
@@ -337,117 +346,46 @@ class StridedMemRef:
         return self.emitter.mul(self.emitter.product(self.sizes()), self.element_bytes)
 
 
-def static_contiguity(type_: MemRefType) -> bool | None:
-    """What `contiguity` decides from the type alone: True or False where
-    the type fixes it, None where only the descriptor can tell."""
-    if is_identity(type_):
-        return True
-    strides, _ = strides_and_offset(type_)
-    result: bool | None = True
-    expected: int | None = 1
-    for size, stride in reversed(list(zip(type_.get_shape(), strides, strict=True))):
-        if size == 1:
-            continue
-        fits = None if stride is None or expected is None else stride == expected
-        if size == DYNAMIC_INDEX and fits is not True:
-            fits = None  # an extent of 1 at run time would fit any stride
-        if fits is False:
-            return False
-        if fits is None:
-            result = None
-        expected = (
-            None if size == DYNAMIC_INDEX or expected is None else expected * size
-        )
-    return result
+# --------------------------------------------------------------------------
+# Operands of the memref ops being lowered
 
 
-def contiguity(memref: StridedMemRef) -> bool | SSAValue:
-    """Whether `memref`'s elements fill one block of memory in row-major
-    order (a dimension of extent 1 may have any stride): statically where
-    the type decides it, else an `i1` computed from the descriptor."""
-    if is_identity(memref.type):
-        return True
-    emitter = memref.emitter
-    result: bool | SSAValue = True
-    expected: Index = 1
-    for dim in reversed(range(memref.rank)):
-        size = memref.size(dim)
-        if size == 1:
-            continue
-        fits = emitter.compare("eq", memref.stride(dim), expected)
-        if not isinstance(size, int):
-            fits = emitter.either(fits, emitter.compare("eq", size, 1))
-        result = emitter.both(result, fits)
-        if result is False:
-            return False
-        if dim:
-            expected = emitter.mul(expected, size)
-    return result
+def index_operand(value: SSAValue, emitter: Emitter) -> Index:
+    """An index operand of a memref op: its value when it is a constant,
+    else as i64."""
+    owner = value.owner
+    if isinstance(owner, arith.ConstantOp) and isinstance(owner.value, IntegerAttr):
+        return owner.value.value.data
+    converted = to_llvm(value, emitter.where, emitter.rewriter)
+    owner = converted.owner
+    if isinstance(owner, llvm.ConstantOp) and isinstance(owner.value, IntegerAttr):
+        return owner.value.value.data
+    return converted
 
 
-def split_block_before(op: Operation) -> Block:
-    """Move `op` and everything after it in its block into a new block right
-    after; the old block is left without a terminator."""
-    block = op.parent_block()
-    assert block is not None and block.parent is not None
-    rest = Block()
-    moving: list[Operation] = []
-    current: Operation | None = op
-    while current is not None:
-        moving.append(current)
-        current = current.next_op
-    for moved in moving:
-        moved.detach()
-        rest.add_op(moved)
-    Rewriter.insert_block(rest, BlockInsertPoint.after(block))
-    return rest
+def lowered_memref(
+    value: SSAValue, emitter: Emitter, lazy: bool = False
+) -> StridedMemRef:
+    """`value` being lowered; its descriptor is cast from it right away,
+    unless `lazy` (then only if a field is read)."""
+    memref_value = StridedMemRef(emitter, value)
+    if not lazy:
+        memref_value.descriptor  # noqa: B018
+    return memref_value
 
 
-def emit_loop_nest(
-    entry: Block,
-    exit_block: Block,
-    extents: Sequence[Index],
-    body: Callable[[Emitter, list[SSAValue]], None],
-) -> None:
-    """Append to `entry` (which has no terminator) a loop nest over
-    `0 <= i_k < extents[k]` (extents must dominate `entry`'s end) whose
-    innermost body `body(emitter, indices)` emits; the nest ends by branching
-    to `exit_block`. The new blocks go right before `exit_block`."""
-    entry_emitter = Emitter(InsertPoint.at_end(entry))
-    if not extents:
-        body(entry_emitter, [])
-        entry.add_op(llvm.BrOp(exit_block))
-        return
-    zero = entry_emitter.constant(0)
-    bounds = [entry_emitter.value(extent) for extent in extents]
-    headers = [Block(arg_types=[INDEX_TYPE]) for _ in extents]
-    bodies = [Block() for _ in extents]
-    latches = [Block() for _ in extents]
-    for dim, (header, loop_body, latch) in enumerate(
-        zip(headers, bodies, latches, strict=True)
-    ):
-        # header(i): i < extent ? body : (outer latch or exit)
-        header_emitter = Emitter(InsertPoint.at_end(header))
-        index = header.args[0]
-        in_range = header_emitter.compare("slt", index, bounds[dim])
-        assert not isinstance(in_range, bool)
-        leave = latches[dim - 1] if dim else exit_block
-        header.add_op(llvm.CondBrOp(in_range, loop_body, [], leave, []))
-        # body: the next loop's header, or the innermost body
-        body_emitter = Emitter(InsertPoint.at_end(loop_body))
-        if dim + 1 < len(extents):
-            loop_body.add_op(llvm.BrOp(headers[dim + 1], body_emitter.constant(0)))
-        else:
-            body(body_emitter, [h.args[0] for h in headers])
-            loop_body.add_op(llvm.BrOp(latch))
-        # latch: i + 1, back to the header
-        latch_emitter = Emitter(InsertPoint.at_end(latch))
-        step = latch_emitter.add(index, 1)
-        assert not isinstance(step, int)
-        latch.add_op(llvm.BrOp(header, step))
-    entry.add_op(llvm.BrOp(headers[0], zero))
-    # In nesting order: each loop's header and body, then the latches from
-    # the innermost out.
-    new_blocks = [b for pair in zip(headers, bodies, strict=True) for b in pair]
-    new_blocks += reversed(latches)
-    Rewriter.insert_block(new_blocks, BlockInsertPoint.before(exit_block))
+def mixed_indices(
+    static: DenseArrayBase, dynamic: Sequence[SSAValue], emitter: Emitter
+) -> list[Index]:
+    """A static list with DYNAMIC_INDEX holes filled, in order, from
+    `dynamic`."""
+    values = iter(dynamic)
+    return [
+        index_operand(next(values), emitter) if entry == DYNAMIC_INDEX else entry
+        for entry in static.get_values()
+    ]
+
+
+def known(static: int | None, computed: Index) -> Index:
+    """`static` if the type gives it, else `computed`."""
+    return computed if static is None or static == DYNAMIC_INDEX else static

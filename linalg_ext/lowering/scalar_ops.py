@@ -10,7 +10,7 @@ dialect. They share:
 - `scalar_llvm_type`: the LLVM type of a scalar operand or result (the only
   kind the arithmetic lowerings take: vectors and tensors are refused);
 - `llvm_fastmath`: the `#llvm.fastmath` flags of an op's `fastmath`;
-- `Builder` and the expansions of the rounding divisions
+- `LLVMBuilder` (an `xdsl.builder.Builder`) and the expansions of the rounding divisions
   (`signed_quotient`, `ceil_unsigned_quotient`) and of integer resizing
   (`resize_integer`), which `arith` and `index` share;
 - `declare_function`: a module-level `llvm.func` declaration (libm
@@ -20,7 +20,9 @@ dialect. They share:
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
 
+from xdsl.builder import Builder
 from xdsl.dialects import llvm
 from xdsl.dialects.builtin import (
     AnyFloat,
@@ -32,7 +34,7 @@ from xdsl.dialects.builtin import (
     UnregisteredOp,
 )
 from xdsl.dialects.utils.fast_math import FastMathAttrBase
-from xdsl.ir import Attribute, Operation, SSAValue
+from xdsl.ir import Attribute, Block, Operation, SSAValue
 from xdsl.pattern_rewriter import (
     GreedyRewritePatternApplier,
     PatternRewriteWalker,
@@ -171,15 +173,25 @@ def run_conversion(
     apply_patterns(pass_name, module, patterns)
 
 
-class Builder:
-    """Collects the LLVM ops of one replacement, in order."""
+@dataclass(eq=False)
+class LLVMBuilder(Builder):
+    """An `xdsl.builder.Builder` for the `llvm` ops of one replacement,
+    built detached (`detached`) and handed over in order (`take_ops`)."""
 
-    def __init__(self) -> None:
-        self.ops: list[Operation] = []
+    @classmethod
+    def detached(cls) -> LLVMBuilder:
+        return cls(InsertPoint.at_end(Block()))
+
+    def take_ops(self) -> list[Operation]:
+        """The ops built, detached, for a rewriter to insert."""
+        ops = list(self.insertion_point.block.ops)
+        for op in ops:
+            op.detach()
+        return ops
 
     def add(self, op: Operation) -> SSAValue:
-        self.ops.append(op)
-        return op.results[0]
+        """Insert `op`; its (first) result."""
+        return self.insert(op).results[0]
 
     def constant(self, value: int, type_: Attribute) -> SSAValue:
         assert isinstance(type_, IntegerType)
@@ -193,7 +205,7 @@ class Builder:
 
 
 def signed_quotient(
-    b: Builder, lhs: SSAValue, rhs: SSAValue, round_up: bool
+    b: LLVMBuilder, lhs: SSAValue, rhs: SSAValue, round_up: bool
 ) -> SSAValue:
     """ceildivsi (round_up) or floordivsi: the quotient rounded toward zero,
     moved by one toward the right infinity when the division is inexact and
@@ -211,7 +223,7 @@ def signed_quotient(
     return b.add(llvm.SelectOp(adjust, moved, quotient))
 
 
-def ceil_unsigned_quotient(b: Builder, lhs: SSAValue, rhs: SSAValue) -> SSAValue:
+def ceil_unsigned_quotient(b: LLVMBuilder, lhs: SSAValue, rhs: SSAValue) -> SSAValue:
     """`lhs == 0 ? 0 : (lhs - 1) / rhs + 1`, which cannot overflow."""
     zero = b.constant(0, lhs.type)
     one = b.constant(1, lhs.type)
@@ -223,7 +235,7 @@ def ceil_unsigned_quotient(b: Builder, lhs: SSAValue, rhs: SSAValue) -> SSAValue
 
 
 def resize_integer(
-    b: Builder, value: SSAValue, target: Attribute, signed: bool
+    b: LLVMBuilder, value: SSAValue, target: Attribute, signed: bool
 ) -> SSAValue:
     """`value` extended (signed or not) or truncated to the integer `target`."""
     assert isinstance(value.type, IntegerType) and isinstance(target, IntegerType)
