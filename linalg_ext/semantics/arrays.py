@@ -37,13 +37,15 @@ from xdsl.utils.exceptions import InterpretationError
 
 
 def row_major_strides(shape: Sequence[int]) -> list[int]:
-    """Element strides of a contiguous array of `shape`, last dimension fastest."""
-    strides: list[int] = []
-    stride = 1
-    for size in reversed(shape):
-        strides.append(stride)
-        stride *= size
-    return strides[::-1]
+    """Element strides of a contiguous array of `shape`, last dimension fastest.
+
+    xDSL's `ShapedType.strides_for_shape`, for run-time shapes: their extents
+    are never `DYNAMIC_INDEX`, so every stride is known.
+    """
+    strides = ShapedType.strides_for_shape(shape)
+    known = [stride for stride in strides if stride is not None]
+    assert len(known) == len(strides), f"a dynamic extent in {list(shape)}"
+    return known
 
 
 @dataclass

@@ -60,9 +60,9 @@ from linalg_ext.semantics.arrays import (
     signed_elements,
 )
 from linalg_ext.semantics.structured import (
-    StructuredOpFunctions,
     output_aliases_operand,
     run_structured_op,
+    running_points,
 )
 
 
@@ -125,7 +125,7 @@ class CompatOpFunctions(InterpreterFunctions):
         inputs = args[:-1]
         (destination,) = destinations(op, args[-1:])
         # Where `linalg.index` in the mapper finds the loop indices.
-        iterations = interpreter.get_data(StructuredOpFunctions, "iteration", dict)
+        iterations = running_points(interpreter)
         for index in np.ndindex(*destination.shape):
             iterations[op] = index
             elements = [a.load(index) for a in inputs] + [destination.load(index)]

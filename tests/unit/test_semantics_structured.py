@@ -19,9 +19,8 @@ from xdsl.utils.exceptions import InterpretationError
 
 from helpers import parse_module
 from linalg_ext.running import find_function, make_interpreter, run_function
-from linalg_ext.semantics import structured
 from linalg_ext.semantics.arrays import numpy_view, shaped_array
-from linalg_ext.semantics.structured import strategy_used
+from linalg_ext.semantics.structured import strategy_used, vectorised
 
 RNG = np.random.default_rng(11)
 
@@ -532,7 +531,7 @@ def test_reading_past_the_end_of_an_operand_is_an_error():
 
 
 def test_chunked_evaluation_gives_the_same_values(monkeypatch):
-    monkeypatch.setattr(structured, "CHUNK_POINTS", 7)
+    monkeypatch.setattr(vectorised, "CHUNK_POINTS", 7)
     a, b, c, init = (random(8, 16) for _ in range(4))
     (result,) = run(ELEMENTWISE, "tensor", a, b, c, init).results
     np.testing.assert_allclose(result, np.exp(a * b + c), rtol=1e-6)

@@ -1,0 +1,137 @@
+"""What the deallocation analysis tracks: buffer sources and merge points.
+
+A `Source` is a buffer as the analysis knows it (an allocation, a function
+argument, a global, an alloca, a call result, an accepted merge, or an
+opaque value); a `Merge` is an `scf.for` iter_arg or an `scf.if` result that
+may take over ownership of what flows into it. `VIEW_OPS` and `CHOICE_OPS`
+say which results are (views of) their operands.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import Enum
+
+from xdsl.dialects import scf
+from xdsl.dialects.builtin import (
+    MemRefType,
+    TensorType,
+    UnrankedMemRefType,
+    UnrankedTensorType,
+)
+from xdsl.ir import Block, BlockArgument, Operation, OpResult, SSAValue
+
+VIEW_OPS = frozenset(
+    {
+        "memref.subview",
+        "memref.cast",
+        "memref.expand_shape",
+        "memref.collapse_shape",
+        "memref.reinterpret_cast",
+        "memref.transpose",
+        "memref.view",
+        "memref.memory_space_cast",
+        "memref.assume_alignment",
+    }
+)
+"""Ops whose memref result is a view of their (first) memref operand."""
+
+CHOICE_OPS = frozenset({"arith.select"})
+"""Ops whose result is one of their operands."""
+
+WHOLE_VIEW_OPS = frozenset(
+    {"memref.cast", "memref.expand_shape", "memref.collapse_shape"}
+)
+"""Views that cover the whole buffer from its first element: freeing one
+frees the buffer, and a function may hand one over as its result."""
+
+
+def tracked(value: SSAValue) -> bool:
+    """Whether a value can refer to a buffer (memrefs, and tensors, which
+    `bufferization.to_tensor` can make from a buffer)."""
+    return isinstance(
+        value.type, MemRefType | UnrankedMemRefType | TensorType | UnrankedTensorType
+    )
+
+
+def is_memref(value: SSAValue) -> bool:
+    return isinstance(value.type, MemRefType | UnrankedMemRefType)
+
+
+class Kind(Enum):
+    ALLOC = "memref.alloc"
+    CALL = "call result"
+    LOOP_ARG = "scf.for iter_arg"
+    LOOP_RESULT = "scf.for result"
+    IF_RESULT = "scf.if result"
+    ARGUMENT = "function argument"
+    GLOBAL = "memref.get_global"
+    ALLOCA = "memref.alloca"
+    OPAQUE = "opaque"
+
+
+OWNED_KINDS = frozenset(
+    {Kind.ALLOC, Kind.CALL, Kind.LOOP_ARG, Kind.LOOP_RESULT, Kind.IF_RESULT}
+)
+
+
+@dataclass(eq=False)
+class Source:
+    """A buffer as the analysis knows it: `value` is the buffer itself."""
+
+    kind: Kind
+    value: SSAValue
+
+    @property
+    def owned(self) -> bool:
+        """Whether the function owns it (must free it or hand it over)."""
+        return self.kind in OWNED_KINDS
+
+    @property
+    def block(self) -> Block:
+        """Where it is defined: the block that frees it."""
+        value = self.value
+        if isinstance(value, BlockArgument):
+            return value.block
+        assert isinstance(value, OpResult)
+        block = value.op.parent_block()
+        assert block is not None
+        return block
+
+    def describe(self) -> str:
+        value = self.value
+        hint = f"%{value.name_hint}" if value.name_hint else None
+        if self.kind is Kind.ARGUMENT:
+            assert isinstance(value, BlockArgument)
+            return f"function argument #{value.index}" + (f" {hint}" if hint else "")
+        if self.kind is Kind.OPAQUE:
+            owner = value.owner
+            what = owner.name if isinstance(owner, Operation) else "a block argument"
+            return f"{hint or 'a value'} (from {what})"
+        return f"{hint or 'a buffer'} ({self.kind.value})"
+
+
+@dataclass(frozen=True)
+class Merge:
+    """An scf.for iter_arg (with its result) or an scf.if result."""
+
+    op: scf.ForOp | scf.IfOp
+    index: int
+
+    def describe(self) -> str:
+        what = "iter_arg" if isinstance(self.op, scf.ForOp) else "result"
+        return f"{what} #{self.index} of {self.op.name}"
+
+
+Plan = tuple[dict[Source, Operation | Block], dict[Source, str]]
+"""Where to free each buffer, and why the ones not freed are not."""
+
+
+class NotOwned(Exception):
+    """Why a buffer cannot be freed, or why a merge point does not own what
+    flows into it."""
+
+
+class Decision(Enum):
+    RETURNED = "returned"
+    FREED = "already freed"
