@@ -53,9 +53,9 @@ from xdsl.parser import Parser
 from xdsl.passes import PassPipeline
 from xdsl.universe import Universe
 
+from linalg_ext.checking import CheckError, check_module
 from linalg_ext.context import make_context
-from linalg_ext.tools.check import check_module, parse_pipeline
-from linalg_ext.tools.common import ToolError, first_line
+from linalg_ext.pipelines import first_line, parse_pipeline
 from linalg_ext.upstream import MLIR_OPT
 
 PASS = "linalg-fuse-elementwise-ext"
@@ -146,7 +146,7 @@ def check_smallest(
         raise BenchError(f"N={n}: the input has {count_generics(module)} generics")
     try:
         report = check_module(module, PASS, trials=2)
-    except ToolError as error:  # the pass failed or broke the IR
+    except CheckError as error:  # the pass failed or broke the IR
         raise BenchError(f"N={n}: linalg-ext-check: {error}") from error
     if not report.ok:
         raise BenchError(

@@ -34,7 +34,7 @@ from xdsl.parser import Parser
 from xdsl.printer import Printer
 
 from linalg_ext.context import make_context
-from linalg_ext.tools.check import parse_pipeline
+from linalg_ext.pipelines import parse_pipeline
 from linalg_ext.upstream import (
     MLIR_OPT,
     OPTIMIZED_LOWERING,

@@ -49,7 +49,7 @@ from xdsl.printer import Printer
 
 from linalg_ext.context import make_context
 from linalg_ext.jit import compile_module
-from linalg_ext.tools.check import parse_pipeline
+from linalg_ext.pipelines import parse_pipeline
 
 UPSTREAM_PIPELINE = (
     "builtin.module(one-shot-bufferize{bufferize-function-boundaries "

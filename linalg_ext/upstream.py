@@ -5,7 +5,9 @@
 everything to the LLVM dialect, with C wrappers), translates it with
 `mlir-translate-22`, JIT-compiles the LLVM IR with llvmlite and calls
 `_mlir_ciface_<name>` through ctypes with memref descriptors built over numpy
-arrays. Results come back as numpy arrays, copied out of upstream's buffers.
+arrays (by `linalg_ext.calling_convention`, as `linalg_ext.jit` calls our own
+compiled code). Results come back as numpy arrays, copied out of upstream's
+buffers.
 
 Only for programs upstream can compile and whose arguments and results are
 ranked tensors or memrefs of int/float/index elements, or such scalars.
@@ -25,10 +27,19 @@ from typing import Any
 import numpy as np
 from xdsl.dialects import func
 from xdsl.dialects.builtin import MemRefType, ModuleOp
-from xdsl.ir import Attribute
 
-from linalg_ext.running import INDEX_BITWIDTH, FunctionRun, find_function
-from linalg_ext.semantics.arrays import numpy_dtype
+from linalg_ext.calling_convention import (
+    LIBC,
+    array_view,
+    descriptor_of,
+    python_scalar,
+    result_fields,
+    results_ctype,
+    scalar_argument,
+    scalar_ctype,
+    value_dtype,
+)
+from linalg_ext.running import FunctionRun, find_function
 from linalg_ext.shaped import is_ranked_shaped
 
 MLIR_OPT = "mlir-opt-22"
@@ -107,59 +118,6 @@ def _llvm() -> Any:
     return llvm
 
 
-def _descriptor_type(rank: int) -> type[ctypes.Structure]:
-    """MLIR's memref descriptor: allocated and aligned pointers, offset,
-    sizes and strides (in elements)."""
-
-    class Descriptor(ctypes.Structure):
-        _fields_ = [
-            ("allocated", ctypes.c_void_p),
-            ("aligned", ctypes.c_void_p),
-            ("offset", ctypes.c_int64),
-            ("sizes", ctypes.c_int64 * rank),
-            ("strides", ctypes.c_int64 * rank),
-        ]
-
-    return Descriptor
-
-
-_SCALAR_CTYPES = {
-    np.dtype(np.float16): ctypes.c_uint16,  # passed as its bits
-    np.dtype(np.float32): ctypes.c_float,
-    np.dtype(np.float64): ctypes.c_double,
-    np.dtype(np.int8): ctypes.c_int8,
-    np.dtype(np.int16): ctypes.c_int16,
-    np.dtype(np.int32): ctypes.c_int32,
-    np.dtype(np.int64): ctypes.c_int64,
-}
-
-
-def _dtype(type_: Attribute) -> np.dtype:
-    element = type_.get_element_type() if is_ranked_shaped(type_) else type_
-    return numpy_dtype(element, INDEX_BITWIDTH)
-
-
-def _array_from_descriptor(descriptor: Any, dtype: np.dtype) -> np.ndarray:
-    rank = len(descriptor.sizes)
-    sizes = [descriptor.sizes[i] for i in range(rank)]
-    strides = [descriptor.strides[i] for i in range(rank)]
-    if 0 in sizes:
-        return np.zeros(sizes, dtype)
-    extent = 1 + sum(
-        (size - 1) * stride for size, stride in zip(sizes, strides, strict=True)
-    )
-    base = descriptor.aligned + descriptor.offset * dtype.itemsize
-    flat = np.ctypeslib.as_array(
-        (ctypes.c_uint8 * (extent * dtype.itemsize)).from_address(base)
-    )
-    view = np.lib.stride_tricks.as_strided(
-        flat.view(dtype),
-        shape=sizes,
-        strides=[s * dtype.itemsize for s in strides],
-    )
-    return view.copy()
-
-
 def run_upstream(
     source: str, module: ModuleOp, name: str, inputs: Sequence[Any]
 ) -> FunctionRun:
@@ -209,9 +167,27 @@ class UpstreamFunction:
         self._engine = llvm.create_mcjit_compiler(llvm_module, target)
         self._engine.finalize_object()
         self._llvm_module = llvm_module
-        self._address = self._engine.get_function_address(f"_mlir_ciface_{name}")
-        if not self._address:
+        address = self._engine.get_function_address(f"_mlir_ciface_{name}")
+        if not address:
             raise UpstreamError(f"no C interface for @{name}")
+        # The C interface: a memref argument by pointer to its descriptor, a
+        # scalar by value; a single scalar result is returned, any other
+        # results are written through a pointer to their struct, passed first.
+        self._returns_by_value = len(self.result_types) == 1 and not is_ranked_shaped(
+            self.result_types[0]
+        )
+        self._results_ctype = results_ctype(self.result_types)
+        argument_ctypes = [
+            ctypes.c_void_p if is_ranked_shaped(t) else scalar_ctype(t)
+            for t in self.arg_types
+        ]
+        if self._returns_by_value:
+            prototype = ctypes.CFUNCTYPE(self._results_ctype, *argument_ctypes)
+        elif self._results_ctype is not None:
+            prototype = ctypes.CFUNCTYPE(None, ctypes.c_void_p, *argument_ctypes)
+        else:
+            prototype = ctypes.CFUNCTYPE(None, *argument_ctypes)
+        self._entry = prototype(address)
 
     def __call__(
         self, inputs: Sequence[Any], *, free_results: bool = False
@@ -220,86 +196,52 @@ class UpstreamFunction:
         `free_results`, their buffers are then freed, which is only right
         when the function returns buffers it allocated itself (not an
         argument, not a global), as a benchmark of a known program does."""
-        arg_types, result_types = self.arg_types, self.result_types
-        address = self._address
-        keep_alive: list[Any] = [self]
+        result_types = self.result_types
+        # The compiled code reads and writes these arrays: alive until it returns.
+        keep_alive: list[Any] = []
         arguments_after: list[Any] = []
         call_args: list[Any] = []
-        call_types: list[Any] = []
-
-        # Results: a single scalar is returned by value; anything else comes back
-        # through a pointer to a struct passed first.
-        result_fields = []
-        for index, type_ in enumerate(result_types):
+        for value, type_ in zip(inputs, self.arg_types, strict=True):
             if is_ranked_shaped(type_):
-                field_type = _descriptor_type(len(type_.get_shape()))
-            else:
-                field_type = _SCALAR_CTYPES[_dtype(type_)]
-            result_fields.append((f"r{index}", field_type))
-        returns_by_value = len(result_types) == 1 and not is_ranked_shaped(
-            result_types[0]
-        )
-        results_struct = None
-        if result_types and not returns_by_value:
-            fields = {"_fields_": result_fields}
-            results_type = type("Results", (ctypes.Structure,), fields)
-            results_struct = results_type()
-            call_args.append(ctypes.byref(results_struct))
-            call_types.append(ctypes.c_void_p)
-
-        for value, type_ in zip(inputs, arg_types, strict=True):
-            dtype = _dtype(type_)
-            if is_ranked_shaped(type_):
-                array = np.ascontiguousarray(np.array(value, dtype=dtype))
-                # The compiled code reads and writes this memory: it must outlive
-                # the call.
+                array = np.ascontiguousarray(np.array(value, dtype=value_dtype(type_)))
                 keep_alive.append(array)
                 # A tensor argument is a value; upstream may still reuse its
                 # buffer (function arguments are writable), so report the
                 # value passed.
                 is_buffer = isinstance(type_, MemRefType)
                 arguments_after.append(array if is_buffer else value)
-                descriptor = _descriptor_type(array.ndim)()
-                pointer = array.ctypes.data
-                descriptor.allocated = descriptor.aligned = pointer
-                descriptor.offset = 0
-                for axis, size in enumerate(array.shape):
-                    descriptor.sizes[axis] = size
-                    descriptor.strides[axis] = array.strides[axis] // dtype.itemsize
+                descriptor = descriptor_of(array)
                 keep_alive.append(descriptor)
                 call_args.append(ctypes.byref(descriptor))
-                call_types.append(ctypes.c_void_p)
             else:
-                scalar_type = _SCALAR_CTYPES[dtype]
-                scalar = np.array(value, dtype=dtype)
-                if dtype == np.float16:
-                    scalar = scalar.view(np.uint16)
-                call_args.append(scalar_type(scalar.item()))
-                call_types.append(scalar_type)
+                call_args.append(scalar_argument(value, type_))
                 arguments_after.append(value)
 
-        return_type = result_fields[0][1] if returns_by_value else None
-        prototype = ctypes.CFUNCTYPE(return_type, *call_types)
-        returned = prototype(address)(*call_args)
-
-        if returns_by_value:
-            value = np.array(returned, dtype=_dtype(result_types[0])).item()
+        if self._returns_by_value:
+            returned = self._entry(*call_args)
+            value = python_scalar(returned, result_types[0])
             return FunctionRun(results=[value], arguments=arguments_after)
+        fields: list[Any] = []
+        if self._results_ctype is not None:
+            results = self._results_ctype()
+            self._entry(ctypes.byref(results), *call_args)
+            fields = result_fields(results, len(result_types))
+        else:
+            self._entry(*call_args)
         outputs: list[Any] = []
-        for index, type_ in enumerate(result_types):
-            field = getattr(results_struct, f"r{index}")
+        for field, type_ in zip(fields, result_types, strict=True):
             if is_ranked_shaped(type_):
-                outputs.append(_array_from_descriptor(field, _dtype(type_)))
+                outputs.append(array_view(field, value_dtype(type_)).copy())
             else:
-                outputs.append(field)
+                outputs.append(python_scalar(field, type_))
         if free_results:
             allocations = {
-                getattr(results_struct, f"r{index}").allocated
-                for index, type_ in enumerate(result_types)
+                field.allocated
+                for field, type_ in zip(fields, result_types, strict=True)
                 if is_ranked_shaped(type_)
             }
             for allocation in allocations:
-                _libc_free()(allocation)
+                LIBC.free(allocation)
         return FunctionRun(results=outputs, arguments=arguments_after)
 
 
@@ -308,11 +250,3 @@ def compile_upstream(
 ) -> UpstreamFunction:
     """`@name` of `source` compiled by upstream MLIR (see `run_upstream`)."""
     return UpstreamFunction(source, module, name, lowering)
-
-
-@cache
-def _libc_free() -> Any:
-    free = ctypes.CDLL(None).free
-    free.argtypes = [ctypes.c_void_p]
-    free.restype = None
-    return free

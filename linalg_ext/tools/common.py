@@ -22,17 +22,23 @@ from xdsl.utils.exceptions import (
 )
 
 from linalg_ext.context import make_context
+from linalg_ext.pipelines import first_line
+
+__all__ = [
+    "EXIT_ERROR",
+    "ToolError",
+    "describe_array",
+    "first_line",
+    "format_values",
+    "load_module",
+    "run_tool",
+]
 
 EXIT_ERROR = 1
 
 
 class ToolError(Exception):
     """A failure to report in one line."""
-
-
-def first_line(error: BaseException) -> str:
-    lines = [line.strip() for line in str(error).splitlines() if line.strip()]
-    return lines[0] if lines else type(error).__name__
 
 
 def _parse_error_line(path: str, error: ParseError) -> str:

@@ -16,8 +16,16 @@ import time
 import numpy as np
 import pytest
 from test_pass_meaning import ALSO_JIT, JIT_ONLY, PASS_TESTS
+from xdsl.dialects.builtin import i32
 
 from helpers import parse_module
+from linalg_ext.calling_convention import (
+    array_view,
+    descriptor_of,
+    pack_slots,
+    scalar_argument,
+)
+from linalg_ext.checking import check_module
 from linalg_ext.dialect import LinalgExt
 from linalg_ext.jit import (
     HUGE_PAGE,
@@ -28,7 +36,6 @@ from linalg_ext.jit import (
     run_function,
 )
 from linalg_ext.running import run_function as interpret
-from linalg_ext.tools.check import check_module
 
 JIT_CHECKED_DIRS = sorted(JIT_ONLY | ALSO_JIT)
 
@@ -351,3 +358,22 @@ def test_large_buffers_come_from_the_huge_page_allocator():
     assert fresh[0] == 0 and fresh[-1] == n - 1
     del fresh
     gc.collect()
+
+
+def test_the_calling_convention_packs_descriptors_and_scalars_into_slots():
+    # What both runners of compiled code (the JIT and the upstream oracle)
+    # build: a descriptor over the array's own memory, strides in elements;
+    # a packed entry point reads it as 3 + 2·rank slots, a scalar as one.
+    array = np.arange(12, dtype=np.float32).reshape(3, 4)[:, ::2]
+    descriptor = descriptor_of(array)
+    pointer = array.__array_interface__["data"][0]
+    assert (descriptor.allocated, descriptor.aligned, descriptor.offset) == (
+        pointer,
+        pointer,
+        0,
+    )
+    assert list(descriptor.sizes) == [3, 2] and list(descriptor.strides) == [4, 2]
+    slots = pack_slots([descriptor, scalar_argument(-1, i32)])
+    assert list(slots) == [pointer, pointer, 0, 3, 2, 4, 2, 0xFFFFFFFF]
+    view = array_view(descriptor, array.dtype)
+    assert np.shares_memory(view, array) and np.array_equal(view, array)

@@ -1,0 +1,308 @@
+"""How Python calls compiled MLIR functions: one convention for both runners.
+
+`linalg_ext.jit` (our lowering) and `linalg_ext.upstream` (mlir-opt-22's)
+pass and return data as `finalize-memref-to-llvm` and `convert-func-to-llvm`
+lay it out, built here from numpy arrays and read back into them:
+
+- a ranked memref (a tensor, once bufferized) is MLIR's descriptor
+  `{T *allocated; T *aligned; int64 offset; int64 sizes[rank];
+  int64 strides[rank]}`, strides in elements: `descriptor_type(rank)`,
+  `descriptor_of(array)` over an array's own memory, `array_view` back;
+- a scalar is its C type, `np.ctypeslib.as_ctypes_type` of the
+  interpreter's dtype (`index` int64, `i1` int8), except `f16`, which ctypes
+  lacks and which travels as its 16 bits: `scalar_ctype`, `scalar_argument`,
+  `python_scalar`;
+- several results are a struct of them, fields `f0`, `f1`, ... (what a
+  lowered function returns, and what upstream's C interface writes through
+  its first argument): `results_ctype`, `result_fields`;
+- a buffer the compiled code allocates comes from libc's `malloc` and is
+  freed with `LIBC.free`.
+
+The two runners keep different entry points, each essential to it. The JIT
+adds `_lx_packed_<name>(slots, result, nanoseconds)` to the LLVM IR it
+generates (`pack_slots` fills the slots): one ctypes signature calls every
+function, and the call is timed in machine code, which the benchmarks
+compare with upstream's `rtclock`. The oracle runs the LLVM IR upstream
+produced, unmodified, so it calls the `_mlir_ciface_<name>` wrappers
+upstream generates (`--llvm-request-c-wrappers`: a memref by pointer to its
+descriptor, results through a pointer passed first). Both build the same
+descriptors and scalars here.
+"""
+
+from __future__ import annotations
+
+import ctypes
+from collections.abc import Callable, Sequence
+from functools import cache
+from typing import Any
+
+import numpy as np
+from xdsl.dialects.builtin import (
+    AnyFloat,
+    IndexType,
+    IntegerType,
+    MemRefType,
+    NoneAttr,
+    StridedLayoutAttr,
+)
+from xdsl.ir import Attribute
+from xdsl.utils.exceptions import InterpretationError
+
+from linalg_ext.bufferization.layouts import row_major_strides
+from linalg_ext.semantics.arrays import is_i1, numpy_dtype
+from linalg_ext.shaped import is_ranked_shaped
+
+SLOT_BYTES = 8
+"""The size of one slot of a packed entry point's argument array."""
+
+LIBC = ctypes.CDLL(None)
+"""The C library: compiled code allocates its buffers with its `malloc`."""
+LIBC.malloc.restype = ctypes.c_void_p
+LIBC.malloc.argtypes = [ctypes.c_size_t]
+LIBC.free.restype = None
+LIBC.free.argtypes = [ctypes.c_void_p]
+
+
+class ArgumentError(ValueError):
+    """A value that cannot be passed as an argument of its declared type."""
+
+
+# --------------------------------------------------------------------------
+# Types
+
+
+def value_dtype(type_: Attribute) -> np.dtype:
+    """The numpy dtype of a scalar type, or of a shaped type's elements."""
+    element = type_.get_element_type() if is_ranked_shaped(type_) else type_  # pyright: ignore
+    return numpy_dtype(element)
+
+
+def scalar_ctype(type_: Attribute) -> Any:
+    """The ctypes type of a scalar type (f16 as its bits: ctypes has none)."""
+    dtype = numpy_dtype(type_)
+    if dtype == np.float16:
+        return ctypes.c_uint16
+    return np.ctypeslib.as_ctypes_type(dtype)
+
+
+@cache
+def descriptor_type(rank: int) -> type[ctypes.Structure]:
+    """MLIR's memref descriptor of `rank`: allocated and aligned pointers,
+    offset, sizes and strides (in elements). Every field is 8 bytes."""
+
+    class MemRefDescriptor(ctypes.Structure):
+        _fields_ = [
+            ("allocated", ctypes.c_void_p),
+            ("aligned", ctypes.c_void_p),
+            ("offset", ctypes.c_int64),
+            ("sizes", ctypes.c_int64 * rank),
+            ("strides", ctypes.c_int64 * rank),
+        ]
+
+    return MemRefDescriptor
+
+
+def value_ctype(type_: Attribute) -> Any:
+    """How a value of `type_` is laid out: a descriptor or a C scalar."""
+    if is_ranked_shaped(type_):
+        return descriptor_type(len(type_.get_shape()))  # pyright: ignore
+    return scalar_ctype(type_)
+
+
+def results_ctype(types: Sequence[Attribute]) -> Any:
+    """What a function returning `types` returns: nothing (None), the one
+    value, or a struct of them with fields `f0`, `f1`, ..."""
+    if not types:
+        return None
+    if len(types) == 1:
+        return value_ctype(types[0])
+    fields = [(f"f{index}", value_ctype(t)) for index, t in enumerate(types)]
+    return type("Results", (ctypes.Structure,), {"_fields_": fields})
+
+
+# --------------------------------------------------------------------------
+# Arguments
+
+
+def scalar_converter(type_: Attribute) -> Callable[[Any], Any]:
+    """value -> the C scalar of `type_`: an integer wraps to the type's width
+    (two's complement), i1 is 0 or 1, a float rounds as numpy casts it (f16
+    then travels as its bits). What it needs of `type_` is looked up once."""
+    ctype = scalar_ctype(type_)
+    if is_i1(type_):
+        return lambda value: ctype(1 if value else 0)
+    if isinstance(type_, IntegerType | IndexType):
+        return lambda value: ctype(int(value))  # ctypes keeps the low bits
+    dtype = numpy_dtype(type_)
+    return lambda value: ctype.from_buffer_copy(np.array(value, dtype))
+
+
+def scalar_argument(value: Any, type_: Attribute) -> Any:
+    """`value` as the C scalar of `type_` (see `scalar_converter`)."""
+    return scalar_converter(type_)(value)
+
+
+def descriptor_of(array: np.ndarray, offset: int = 0) -> ctypes.Structure:
+    """A descriptor of `array`'s own memory, no copy: what the function
+    writes, the array shows. `offset` (elements) is a layout's static offset:
+    the aligned pointer then points that far before the array's data. The
+    caller keeps `array` alive while the descriptor is in use, and has
+    checked its strides are whole elements."""
+    itemsize = array.itemsize
+    pointer = array.__array_interface__["data"][0]
+    descriptor = descriptor_type(array.ndim)()
+    descriptor.allocated = pointer
+    descriptor.aligned = pointer - offset * itemsize
+    descriptor.offset = offset
+    descriptor.sizes[:] = array.shape
+    descriptor.strides[:] = [stride // itemsize for stride in array.strides]
+    return descriptor
+
+
+def _layout_offset(what: str, type_: MemRefType) -> Callable[[np.ndarray], int]:
+    """For a memref type: array -> the descriptor offset, after checking the
+    array fits the layout: an identity layout needs a row-major contiguous
+    array, a strided layout its static strides (a static offset is honoured
+    by pointing the aligned pointer before the array)."""
+    layout = type_.layout
+    if isinstance(layout, NoneAttr):
+        static: Sequence[int | None] | None = None
+        offset = 0
+        needs = "a row-major contiguous array (identity layout)"
+    elif isinstance(layout, StridedLayoutAttr):
+        static = layout.get_strides()
+        offset = layout.get_offset() or 0
+        needs = f"strides {layout}"
+    else:
+        raise ArgumentError(f"{what}: layout {layout} is not supported")
+
+    def check(array: np.ndarray) -> int:
+        shape = array.shape
+        strides = [stride // array.itemsize for stride in array.strides]
+        expected = row_major_strides(shape) if static is None else static
+        for extent, want, have in zip(shape, expected, strides, strict=True):
+            if extent > 1 and want is not None and want != have:
+                raise ArgumentError(
+                    f"{what}: {type_} needs {needs}, the array has strides "
+                    f"{list(strides)} (elements); pass np.ascontiguousarray(...) "
+                    "or declare a strided layout"
+                )
+        return offset
+
+    return check
+
+
+def memref_argument(
+    what: str, type_: MemRefType
+) -> Callable[[Any], tuple[ctypes.Structure, np.ndarray]]:
+    """value -> (its descriptor, the array it is passed as), passing a numpy
+    array as it is (no copy) after checking it fits `type_`: its dtype (i1
+    also takes bool), static extents and layout. `what` names the argument
+    in errors. The checks of `type_` are prepared once."""
+    element = type_.get_element_type()
+    dtype = numpy_dtype(element)
+    accepted = {dtype, np.dtype(np.bool_)} if is_i1(element) else {dtype}
+    static_shape = type_.get_shape()
+    layout_offset = _layout_offset(what, type_)
+
+    def convert(value: Any) -> tuple[ctypes.Structure, np.ndarray]:
+        if not isinstance(value, np.ndarray):
+            value = np.asarray(value, dtype=dtype)
+        if value.dtype not in accepted:
+            raise ArgumentError(
+                f"{what} has dtype {value.dtype}, {type_} needs {dtype}"
+            )
+        shape = value.shape
+        if len(static_shape) != len(shape) or any(
+            e >= 0 and e != s for e, s in zip(static_shape, shape, strict=True)
+        ):
+            raise ArgumentError(
+                f"{what} has shape {list(shape)}, which does not fit {type_}"
+            )
+        if any(stride % value.itemsize for stride in value.strides):
+            raise ArgumentError(
+                f"{what}: strides {value.strides} are not whole elements"
+            )
+        return descriptor_of(value, layout_offset(value)), value
+
+    return convert
+
+
+def argument_converter(
+    what: str, type_: Attribute
+) -> Callable[[Any], tuple[Any, np.ndarray | None]]:
+    """value -> (its C value: a descriptor or a scalar, the array it is
+    passed as or None), for an argument of a memref or scalar type."""
+    if isinstance(type_, MemRefType):
+        return memref_argument(what, type_)
+    if isinstance(type_, IndexType | IntegerType | AnyFloat):
+        try:
+            convert = scalar_converter(type_)
+        except (InterpretationError, NotImplementedError) as error:
+            raise ArgumentError(f"{what}: unsupported type {type_}") from error
+        return lambda value: (convert(value), None)
+    raise ArgumentError(f"{what}: unsupported type {type_}")
+
+
+def pack_slots(arguments: Sequence[Any]) -> ctypes.Array[ctypes.c_int64]:
+    """The C values in consecutive 8-byte slots, as a packed entry point
+    reads them: a scalar in one slot (from its first byte, the rest zero), a
+    descriptor in 3 + 2·rank, its fields in order (each field is 8 bytes, so
+    the descriptor's own memory is its slots)."""
+    counts = [-(-ctypes.sizeof(argument) // SLOT_BYTES) for argument in arguments]
+    slots = (ctypes.c_int64 * sum(counts))()
+    address = ctypes.addressof(slots)
+    for argument, count in zip(arguments, counts, strict=True):
+        ctypes.memmove(address, ctypes.addressof(argument), ctypes.sizeof(argument))
+        address += count * SLOT_BYTES
+    return slots
+
+
+# --------------------------------------------------------------------------
+# Results
+
+
+class RawMemory:
+    """Exposes raw memory to numpy; keeps `owner` alive as long as the array
+    (numpy keeps this object as the array's base)."""
+
+    def __init__(
+        self, pointer: int, shape: Sequence[int], strides: Sequence[int], dtype, owner
+    ):
+        self.__array_interface__ = {
+            "data": (pointer, False),
+            "shape": tuple(shape),
+            "strides": tuple(strides),
+            "typestr": dtype.str,
+            "version": 3,
+        }
+        self.owner = owner
+
+
+def result_fields(result: Any, count: int) -> list[Any]:
+    """The values in `result`, an instance of `results_ctype` of `count`
+    types: the instance itself for one, its fields for several."""
+    if count == 1:
+        return [result]
+    return [getattr(result, f"f{index}") for index in range(count)]
+
+
+def python_scalar(value: Any, type_: Attribute) -> Any:
+    """A returned C scalar as a Python int or float (f16 from its bits)."""
+    if isinstance(value, ctypes._SimpleCData):  # pyright: ignore[reportPrivateUsage]
+        value = value.value
+    if numpy_dtype(type_) == np.float16:
+        return float(np.uint16(value).view(np.float16))
+    return value
+
+
+def array_view(descriptor: Any, dtype: np.dtype, owner: Any = None) -> np.ndarray:
+    """A numpy array over the memory `descriptor` describes, no copy; it
+    keeps `owner` alive. An empty array is a fresh one: there may be no
+    memory to view."""
+    shape = list(descriptor.sizes)
+    if 0 in shape:
+        return np.zeros(shape, dtype)
+    strides = [stride * dtype.itemsize for stride in descriptor.strides]
+    pointer = (descriptor.aligned or 0) + descriptor.offset * dtype.itemsize
+    return np.asarray(RawMemory(pointer, shape, strides, dtype, owner))

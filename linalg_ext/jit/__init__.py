@@ -1,0 +1,68 @@
+"""Run a module natively: lower it in Python, JIT it with llvmlite, call it with numpy.
+
+    from linalg_ext.jit import compile_module
+
+    compiled = compile_module(module)          # a ModuleOp, tensors or memrefs
+    result = compiled["square"](x)             # numpy arrays and Python scalars in
+    compiled.compile_seconds                   # what compiling took, by stage
+
+The package, by concept:
+
+- `compiler`: `compile_module`, the pipeline from a module to machine code
+  (bufferize, `lower-to-llvm`, translate, optimize, MCJIT);
+- `llvm_additions`: what it adds to the module on the way (packed entry
+  points, `_lx_malloc`, the renaming of defined functions);
+- `compiled`: what it returns (`JitModule`, `JitFunction`, `run_function`)
+  and how a call converts numpy values, by `linalg_ext.calling_convention`
+  (the convention the upstream oracle, `linalg_ext.upstream`, uses too);
+- `memory`: memory tracking (`TRACKER`) and the ownership of returned
+  buffers.
+
+`run_function(compiled, name, inputs)` returns the interpreter's
+`FunctionRun` shape (results, arguments after the call, leaks), so tools
+compare the two backends value for value. Leaks are known when the module
+was compiled with `track_memory=True`: allocation then goes through
+`_mlir_memref_to_llvm_alloc`/`_free` (upstream's generic allocation
+functions), bound to functions that also count bytes (`MemoryTracker`:
+current and peak).
+"""
+
+from linalg_ext.jit.compiled import (
+    GLOBAL_MARKER,
+    CompileTimes,
+    JitError,
+    JitFunction,
+    JitModule,
+    run_function,
+)
+from linalg_ext.jit.compiler import BUFFERIZATION, compile_module
+from linalg_ext.jit.llvm_additions import (
+    CLOCK_MONOTONIC,
+    DEFINED_PREFIX,
+    HUGE_PAGE,
+    HUGE_PAGE_THRESHOLD,
+    MADV_HUGEPAGE,
+    PACKED_PREFIX,
+    RUNTIME_MALLOC,
+)
+from linalg_ext.jit.memory import TRACKER, MemoryTracker
+
+__all__ = [
+    "BUFFERIZATION",
+    "CLOCK_MONOTONIC",
+    "DEFINED_PREFIX",
+    "GLOBAL_MARKER",
+    "HUGE_PAGE",
+    "HUGE_PAGE_THRESHOLD",
+    "MADV_HUGEPAGE",
+    "PACKED_PREFIX",
+    "RUNTIME_MALLOC",
+    "TRACKER",
+    "CompileTimes",
+    "JitError",
+    "JitFunction",
+    "JitModule",
+    "MemoryTracker",
+    "compile_module",
+    "run_function",
+]
