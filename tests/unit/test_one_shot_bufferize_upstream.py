@@ -286,11 +286,13 @@ def function_params(kind: str, *, analysis_only: bool) -> Iterator[object]:
         if case.analysis_only != analysis_only:
             continue
         try:
-            names = function_names(parse_module(case.text))
+            module = parse_module(case.text)
         except Exception:  # the test then fails on it, naming the error
             yield pytest.param(case, None, id=case_id(case))
             continue
-        for name in names:
+        if has_linalg_ext(module):
+            continue  # upstream MLIR has no linalg_ext ops to compare with
+        for name in function_names(module):
             yield pytest.param(
                 case, name, marks=marks(case, kind, name), id=f"{case_id(case)}:{name}"
             )

@@ -252,15 +252,44 @@ def parsed_input(text: str) -> ModuleOp | str:
         return f"our context does not read the input: {str(error).splitlines()[-1]}"
 
 
-def upstream_output(text: str, pipeline: str) -> str:
+UPSTREAM_REJECTS = {
+    (
+        "passes/one-shot-bufferize/scf_for_return_allocs.mlir#0",
+        "bufferize",
+    ): "Yield operand #0 is not equivalent to the corresponding iter bbArg",
+    (
+        "passes/one-shot-bufferize/scf_for_return_allocs.mlir#0",
+        "bufferize-boundaries",
+    ): "Yield operand #0 is not equivalent to the corresponding iter bbArg",
+    (
+        "passes/one-shot-bufferize/scf_for_return_allocs.mlir#0",
+        "deallocation",
+    ): "Yield operand #0 is not equivalent to the corresponding iter bbArg",
+    (
+        "passes/buffer-deallocation-pipeline/idempotence.mlir#0",
+        "deallocation",
+    ): "memory free side-effect on MemRef value not supported",
+    (
+        "passes/convert-scf-to-cf-ext/execute_region.mlir#0",
+        "llvm",
+    ): "op without unique scf.yield is not supported",
+    ("passes/convert-arith-to-llvm/casts.mlir#0", "llvm"): "'arith.bitcast' op result",
+}
+"""Inputs an upstream pipeline refuses, and (part of) its message: cases where
+upstream is narrower than we are (loops returning new buffers, a
+dealloc-twice input, `scf.execute_region` with several yields, bitcasts of
+`index`). Checked, so a new refusal, or one that goes away, is noticed."""
+
+
+def upstream_output(text: str, pipeline: str) -> tuple[str | None, str]:
+    """mlir-opt-22's output, or None and the first line of its error."""
     assert MLIR_OPT is not None
     run = subprocess.run(
         [MLIR_OPT, *PIPELINES[pipeline]], input=text, capture_output=True, text=True
     )
     if run.returncode != 0:
-        first = next((line for line in run.stderr.splitlines() if line), "")
-        pytest.skip(f"mlir-opt-22 rejects the input: {first}")
-    return run.stdout
+        return None, next((line for line in run.stderr.splitlines() if line), "")
+    return run.stdout, ""
 
 
 def _functions(module: ModuleOp) -> list[func.FuncOp]:
@@ -307,9 +336,15 @@ def meaning_difference(before: ModuleOp, after: ModuleOp) -> str | None:
 @pytest.mark.parametrize(("input_id", "text", "pipeline"), _cases())
 def test_upstream_output_reads_back(input_id: str, text: str, pipeline: str):
     before = parsed_input(text)
-    if isinstance(before, str):
-        pytest.skip(before)
-    output = upstream_output(text, pipeline)
+    assert not isinstance(before, str), before
+    output, error = upstream_output(text, pipeline)
+    refusal = UPSTREAM_REJECTS.get((input_id, pipeline))
+    if output is None:
+        assert refusal is not None and refusal in error, (
+            f"mlir-opt-22 {pipeline} rejects {input_id}: {error}"
+        )
+        return
+    assert refusal is None, f"mlir-opt-22 {pipeline} now accepts {input_id}"
     after = parse(output)
     if pipeline in EXECUTABLE:
         difference = meaning_difference(before, after)
