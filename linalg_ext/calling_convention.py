@@ -142,20 +142,32 @@ def scalar_argument(value: Any, type_: Attribute) -> Any:
     return scalar_converter(type_)(value)
 
 
-def descriptor_of(array: np.ndarray, offset: int = 0) -> ctypes.Structure:
-    """A descriptor of `array`'s own memory, no copy: what the function
-    writes, the array shows. `offset` (elements) is a layout's static offset:
-    the aligned pointer then points that far before the array's data. The
-    caller keeps `array` alive while the descriptor is in use, and has
-    checked its strides are whole elements."""
+def descriptor_fields(array: np.ndarray, offset: int = 0) -> list[int]:
+    """The fields of a descriptor of `array`'s own memory, in order:
+    allocated, aligned, offset, sizes, strides (elements). `offset`
+    (elements) is a layout's static offset: the aligned pointer then points
+    that far before the array's data. The caller keeps `array` alive while
+    the fields are in use, and has checked its strides are whole elements."""
     itemsize = array.itemsize
     pointer = array.__array_interface__["data"][0]
-    descriptor = descriptor_type(array.ndim)()
-    descriptor.allocated = pointer
-    descriptor.aligned = pointer - offset * itemsize
-    descriptor.offset = offset
-    descriptor.sizes[:] = array.shape
-    descriptor.strides[:] = [stride // itemsize for stride in array.strides]
+    return [
+        pointer,
+        pointer - offset * itemsize,
+        offset,
+        *array.shape,
+        *[stride // itemsize for stride in array.strides],
+    ]
+
+
+def descriptor_of(array: np.ndarray, offset: int = 0) -> ctypes.Structure:
+    """A descriptor (ctypes struct) of `array`'s own memory, no copy: what
+    the function writes, the array shows (see `descriptor_fields`)."""
+    fields = descriptor_fields(array, offset)
+    rank = array.ndim
+    descriptor = descriptor_type(rank)()
+    descriptor.allocated, descriptor.aligned, descriptor.offset = fields[:3]
+    descriptor.sizes[:] = fields[3 : 3 + rank]
+    descriptor.strides[:] = fields[3 + rank :]
     return descriptor
 
 
@@ -177,6 +189,8 @@ def _layout_offset(what: str, type_: MemRefType) -> Callable[[np.ndarray], int]:
         raise ArgumentError(f"{what}: layout {layout} is not supported")
 
     def check(array: np.ndarray) -> int:
+        if static is None and array.flags.c_contiguous:
+            return offset  # row-major already: the common case, checked fast
         shape = array.shape
         strides = [stride // array.itemsize for stride in array.strides]
         expected = row_major_strides(shape) if static is None else static
@@ -192,20 +206,20 @@ def _layout_offset(what: str, type_: MemRefType) -> Callable[[np.ndarray], int]:
     return check
 
 
-def memref_argument(
+def _array_checker(
     what: str, type_: MemRefType
-) -> Callable[[Any], tuple[ctypes.Structure, np.ndarray]]:
-    """value -> (its descriptor, the array it is passed as), passing a numpy
-    array as it is (no copy) after checking it fits `type_`: its dtype (i1
-    also takes bool), static extents and layout. `what` names the argument
-    in errors. The checks of `type_` are prepared once."""
+) -> Callable[[Any], tuple[np.ndarray, int]]:
+    """value -> (the array it is passed as, its descriptor offset), passing a
+    numpy array as it is (no copy) after checking it fits `type_`: its dtype
+    (i1 also takes bool), static extents and layout. `what` names the
+    argument in errors. The checks of `type_` are prepared once."""
     element = type_.get_element_type()
     dtype = numpy_dtype(element)
     accepted = {dtype, np.dtype(np.bool_)} if is_i1(element) else {dtype}
     static_shape = type_.get_shape()
     layout_offset = _layout_offset(what, type_)
 
-    def convert(value: Any) -> tuple[ctypes.Structure, np.ndarray]:
+    def check(value: Any) -> tuple[np.ndarray, int]:
         if not isinstance(value, np.ndarray):
             value = np.asarray(value, dtype=dtype)
         if value.dtype not in accepted:
@@ -223,39 +237,58 @@ def memref_argument(
             raise ArgumentError(
                 f"{what}: strides {value.strides} are not whole elements"
             )
-        return descriptor_of(value, layout_offset(value)), value
+        return value, layout_offset(value)
 
-    return convert
+    return check
 
 
-def argument_converter(
+def _scalar_slot(type_: Attribute) -> Callable[[Any], int]:
+    """value -> the 8-byte slot a scalar of `type_` travels in, as an int64:
+    its bits from the slot's first byte, the rest zero (an integer wraps to
+    the type's width, i1 is 0 or 1, a float rounds as numpy casts it)."""
+    if is_i1(type_):
+        return lambda value: 1 if value else 0
+    if isinstance(type_, IntegerType | IndexType):
+        width = 64 if isinstance(type_, IndexType) else type_.width.data
+        mask = (1 << width) - 1
+        return lambda value: _as_int64(int(value) & mask)
+    dtype = numpy_dtype(type_)
+    unsigned = np.dtype(f"u{dtype.itemsize}")
+    return lambda value: _as_int64(np.array(value, dtype).view(unsigned).item())
+
+
+def _as_int64(bits: int) -> int:
+    return bits - (1 << 64) if bits >= 1 << 63 else bits
+
+
+def slot_converter(
     what: str, type_: Attribute
-) -> Callable[[Any], tuple[Any, np.ndarray | None]]:
-    """value -> (its C value: a descriptor or a scalar, the array it is
-    passed as or None), for an argument of a memref or scalar type."""
+) -> Callable[[Any], tuple[list[int], np.ndarray | None]]:
+    """value -> (the 8-byte slots a packed entry point reads it from, the
+    array it is passed as or None): a descriptor's fields (3 + 2·rank
+    slots), or a scalar in one. No ctypes object is built: this is most of
+    what a JIT call costs from Python."""
     if isinstance(type_, MemRefType):
-        return memref_argument(what, type_)
+        check = _array_checker(what, type_)
+
+        def memref(value: Any) -> tuple[list[int], np.ndarray | None]:
+            array, offset = check(value)
+            return descriptor_fields(array, offset), array
+
+        return memref
     if isinstance(type_, IndexType | IntegerType | AnyFloat):
         try:
-            convert = scalar_converter(type_)
+            slot = _scalar_slot(type_)
         except (InterpretationError, NotImplementedError) as error:
             raise ArgumentError(f"{what}: unsupported type {type_}") from error
-        return lambda value: (convert(value), None)
+        return lambda value: ([slot(value)], None)
     raise ArgumentError(f"{what}: unsupported type {type_}")
 
 
-def pack_slots(arguments: Sequence[Any]) -> ctypes.Array[ctypes.c_int64]:
-    """The C values in consecutive 8-byte slots, as a packed entry point
-    reads them: a scalar in one slot (from its first byte, the rest zero), a
-    descriptor in 3 + 2·rank, its fields in order (each field is 8 bytes, so
-    the descriptor's own memory is its slots)."""
-    counts = [-(-ctypes.sizeof(argument) // SLOT_BYTES) for argument in arguments]
-    slots = (ctypes.c_int64 * sum(counts))()
-    address = ctypes.addressof(slots)
-    for argument, count in zip(arguments, counts, strict=True):
-        ctypes.memmove(address, ctypes.addressof(argument), ctypes.sizeof(argument))
-        address += count * SLOT_BYTES
-    return slots
+def pack_slots(arguments: Sequence[Sequence[int]]) -> np.ndarray:
+    """The arguments' slots (from `slot_converter`), consecutive in one int64
+    array: what a packed entry point reads."""
+    return np.array([slot for slots in arguments for slot in slots], np.int64)
 
 
 # --------------------------------------------------------------------------

@@ -33,11 +33,11 @@ from xdsl.ir import Attribute
 from linalg_ext.calling_convention import (
     ArgumentError,
     RawMemory,
-    argument_converter,
     array_view,
     pack_slots,
     python_scalar,
     result_fields,
+    slot_converter,
     value_dtype,
 )
 from linalg_ext.jit.memory import TRACKER, OwnedBuffer
@@ -90,26 +90,27 @@ class JitFunction:
         try:
             if not self._converters:
                 self._converters = [
-                    argument_converter(f"argument #{i} of @{self.name}", t)
+                    slot_converter(f"argument #{i} of @{self.name}", t)
                     for i, t in enumerate(self.argument_types)
                 ]
             values: list[Any] = []
             passed: list[Any] = []
             inputs_by_pointer: dict[int, np.ndarray] = {}
             for convert, value in zip(self._converters, arguments, strict=True):
-                c_value, array = convert(value)
-                values.append(c_value)
+                slots, array = convert(value)
+                values.append(slots)
                 if array is not None:
-                    inputs_by_pointer.setdefault(c_value.allocated or 0, array)
+                    # slots[0]: the descriptor's allocated pointer.
+                    inputs_by_pointer.setdefault(slots[0], array)
                     passed.append(array)
                 else:
                     passed.append(value)
         except ArgumentError as error:
             raise JitError(str(error)) from error
-        slots = pack_slots(values)
+        packed = pack_slots(values)
         result = self._result_ctype() if self._result_ctype is not None else None
         self._entry(
-            ctypes.addressof(slots),
+            packed.ctypes.data,
             ctypes.addressof(result) if result is not None else None,
             ctypes.addressof(self._elapsed),
         )

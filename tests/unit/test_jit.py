@@ -16,14 +16,14 @@ import time
 import numpy as np
 import pytest
 from test_pass_meaning import ALSO_JIT, JIT_ONLY, PASS_TESTS
-from xdsl.dialects.builtin import i32
+from xdsl.dialects.builtin import MemRefType, StridedLayoutAttr, f32, i32
 
 from helpers import parse_module
 from linalg_ext.calling_convention import (
     array_view,
     descriptor_of,
     pack_slots,
-    scalar_argument,
+    slot_converter,
 )
 from linalg_ext.checking import check_module
 from linalg_ext.dialect import LinalgExt
@@ -373,7 +373,12 @@ def test_the_calling_convention_packs_descriptors_and_scalars_into_slots():
         0,
     )
     assert list(descriptor.sizes) == [3, 2] and list(descriptor.strides) == [4, 2]
-    slots = pack_slots([descriptor, scalar_argument(-1, i32)])
+    memref_slots, passed = slot_converter(
+        "a", MemRefType(f32, [3, 2], StridedLayoutAttr([4, 2], 0))
+    )(array)
+    assert passed is array
+    scalar_slots, _ = slot_converter("n", i32)(-1)
+    slots = pack_slots([memref_slots, scalar_slots])
     assert list(slots) == [pointer, pointer, 0, 3, 2, 4, 2, 0xFFFFFFFF]
     view = array_view(descriptor, array.dtype)
     assert np.shares_memory(view, array) and np.array_equal(view, array)
