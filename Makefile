@@ -56,8 +56,8 @@ test: $(STAMP)
 	@status=0; \
 	$(BIN)/ruff check $(PY_SOURCES) && $(BIN)/ruff format --check $(PY_SOURCES) \
 		&& ($(LINT_IMPORTS)) || status=1; \
-	$(BIN)/lit -sv tests/filecheck || status=1; \
-	$(BIN)/python -m pytest -q -n auto tests/unit || status=1; \
+	$(BIN)/lit -sv --time-tests tests/filecheck || status=1; \
+	$(BIN)/python -m pytest -q -n auto --durations=15 tests/unit || status=1; \
 	exit $$status
 
 ## make test-xdsl-compat: xDSL 0.74's own FileCheck tests of the dialects and
