@@ -44,18 +44,31 @@ PY_SOURCES := linalg_ext passes tests bench examples setup.py
 # build/import-graph/linalg_ext/ of links to linalg_ext/'s entries and to
 # passes/ as `passes`.
 IMPORT_VIEW := build/import-graph
-LINT_IMPORTS = rm -rf $(IMPORT_VIEW) && mkdir -p $(IMPORT_VIEW)/linalg_ext \
+IMPORT_VIEW_BUILD = rm -rf $(IMPORT_VIEW) && mkdir -p $(IMPORT_VIEW)/linalg_ext \
 	&& ln -s $(CURDIR)/linalg_ext/* $(IMPORT_VIEW)/linalg_ext/ \
-	&& ln -s $(CURDIR)/passes $(IMPORT_VIEW)/linalg_ext/passes \
-	&& cd $(IMPORT_VIEW) \
-	&& $(CURDIR)/$(BIN)/lint-imports --no-logo --no-cache $(CURDIR)/pyproject.toml
+	&& ln -s $(CURDIR)/passes $(IMPORT_VIEW)/linalg_ext/passes
+LINT_IMPORTS = $(IMPORT_VIEW_BUILD) && (cd $(IMPORT_VIEW) \
+	&& $(CURDIR)/$(BIN)/lint-imports --no-logo --no-cache $(CURDIR)/pyproject.toml)
 
-## make test: the whole suite: ruff and the import contracts (lint-imports), lit
-## over tests/filecheck, pytest over tests/unit (both spread over the machine's cores).
+# pyright (standard mode, [tool.pyright] in pyproject.toml) type-checks
+# linalg_ext/ and passes/. It resolves `linalg_ext.passes` through the same
+# view (an extraPath), so it runs after LINT_IMPORTS has built it. The PyPI
+# `pyright` wheel bundles pyright's JavaScript and runs it on the `node` found
+# on PATH (PYRIGHT_PYTHON_GLOBAL_NODE); without one it would download a node
+# (nodeenv), which cannot work here, so a missing node is reported instead.
+# PYRIGHT_PYTHON_IGNORE_WARNINGS skips its look-up of a newer release.
+PYRIGHT = { command -v node > /dev/null \
+	  || { echo "pyright needs node (>= 14) on PATH" >&2; false; }; } \
+	&& PYRIGHT_PYTHON_GLOBAL_NODE=1 PYRIGHT_PYTHON_IGNORE_WARNINGS=1 \
+	  $(BIN)/pyright
+
+## make test: the whole suite: ruff, the import contracts (lint-imports), pyright,
+## lit over tests/filecheck, pytest over tests/unit (both spread over the machine's
+## cores).
 test: $(STAMP)
 	@status=0; \
 	$(BIN)/ruff check $(PY_SOURCES) && $(BIN)/ruff format --check $(PY_SOURCES) \
-		&& ($(LINT_IMPORTS)) || status=1; \
+		&& ($(LINT_IMPORTS)) && $(PYRIGHT) || status=1; \
 	$(BIN)/lit -sv --time-tests tests/filecheck || status=1; \
 	$(BIN)/python -m pytest -q -n auto --durations=15 tests/unit || status=1; \
 	exit $$status
@@ -71,6 +84,7 @@ lint: $(STAMP)
 	$(BIN)/ruff check $(PY_SOURCES)
 	$(BIN)/ruff format --check $(PY_SOURCES)
 	$(LINT_IMPORTS)
+	$(PYRIGHT)
 
 lit: $(STAMP)
 	$(BIN)/lit -sv tests/filecheck

@@ -21,10 +21,10 @@ from xdsl.dialects.builtin import (
     i64,
 )
 from xdsl.ir import SSAValue
+from xdsl.irdl import IRDLOperation
 from xdsl.irdl.declarative_assembly_format import (
     AttributeVariable,
     CustomDirective,
-    IRDLOperation,
     ParsingState,
     PrintingState,
     irdl_custom_directive,

@@ -73,7 +73,7 @@ class ArgumentError(ValueError):
 
 def value_dtype(type_: Attribute) -> np.dtype:
     """The numpy dtype of a scalar type, or of a shaped type's elements."""
-    element = type_.get_element_type() if is_ranked_shaped(type_) else type_  # pyright: ignore
+    element = type_.get_element_type() if is_ranked_shaped(type_) else type_
     return numpy_dtype(element)
 
 
@@ -105,7 +105,7 @@ def descriptor_type(rank: int) -> type[ctypes.Structure]:
 def value_ctype(type_: Attribute) -> Any:
     """How a value of `type_` is laid out: a descriptor or a C scalar."""
     if is_ranked_shaped(type_):
-        return descriptor_type(len(type_.get_shape()))  # pyright: ignore
+        return descriptor_type(len(type_.get_shape()))
     return scalar_ctype(type_)
 
 

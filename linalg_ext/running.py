@@ -20,7 +20,6 @@ from xdsl.dialects.builtin import (
     IntegerType,
     MemRefType,
     ModuleOp,
-    ShapedType,
     TensorType,
 )
 from xdsl.interpreter import Interpreter
@@ -57,6 +56,7 @@ from linalg_ext.semantics.scalar_ops import ScalarOpFunctions
 from linalg_ext.semantics.structured import StructuredOpFunctions
 from linalg_ext.semantics.tensor_ops import TensorOpFunctions
 from linalg_ext.semantics.upstream_linalg_ops import UpstreamLinalgFunctions
+from linalg_ext.shaped import element_type_or_self
 
 INDEX_BITWIDTH = 64
 
@@ -119,7 +119,7 @@ class FunctionRun:
 def _to_python(value: Any, type_: Attribute) -> Any:
     """A value as the caller sees it: a numpy copy of a shaped value, an i1
     true as 1 (as upstream stores it; xDSL's interpreter also uses -1)."""
-    element = type_.get_element_type() if isinstance(type_, ShapedType) else type_
+    element = element_type_or_self(type_)
     if isinstance(value, ShapedArray):
         array = numpy_view(value).copy()
         return canonical_i1(array) if is_i1(element) else array

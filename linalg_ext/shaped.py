@@ -8,17 +8,43 @@ re-implement the comparison.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from typing import TypeAlias
 
-from xdsl.dialects.builtin import DYNAMIC_INDEX, MemRefType, ShapedType, TensorType
+from typing_extensions import TypeIs
+from xdsl.dialects.builtin import (
+    DYNAMIC_INDEX,
+    ContainerType,
+    MemRefType,
+    ShapedType,
+    TensorType,
+)
 from xdsl.ir import Attribute, SSAValue
 
 Shape = tuple[int, ...]
 """A shape as a tuple of extents, with `DYNAMIC_INDEX` for a `?` extent."""
 
 
-def is_ranked_shaped(type_: Attribute) -> bool:
+RankedShaped: TypeAlias = TensorType[Attribute] | MemRefType[Attribute]
+"""A ranked tensor or memref type."""
+
+
+def is_ranked_shaped(type_: Attribute) -> TypeIs[RankedShaped]:
     """A ranked tensor or a memref (xDSL's `TensorType` is always ranked)."""
     return isinstance(type_, TensorType | MemRefType)
+
+
+def element_type_of(type_: ShapedType) -> Attribute:
+    """The element type of a shaped type. Every ShapedType of xDSL (tensor,
+    memref, vector, stencil's and emitc's types) is also a ContainerType,
+    which declares `get_element_type`, but ShapedType does not say so."""
+    assert isinstance(type_, ContainerType)
+    return type_.get_element_type()
+
+
+def element_type_or_self(type_: Attribute) -> Attribute:
+    """The element type of a shaped type, any other type itself. Unlike
+    xDSL's `get_element_type_or_self`, a complex type is its own element."""
+    return element_type_of(type_) if isinstance(type_, ShapedType) else type_
 
 
 def shape_of(type_: ShapedType) -> Shape:
@@ -32,7 +58,7 @@ def rank_of(type_: ShapedType) -> int:
 def rank_of_value(value: SSAValue) -> int:
     """The rank of a tensor or memref value; 0 for a scalar."""
     type_ = value.type
-    return len(type_.get_shape()) if is_ranked_shaped(type_) else 0  # pyright: ignore
+    return len(type_.get_shape()) if is_ranked_shaped(type_) else 0
 
 
 def extents_compatible(lhs: int, rhs: int) -> bool:

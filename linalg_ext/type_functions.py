@@ -40,6 +40,8 @@ def cast_signed(value: SSAValue, to_type: Attribute) -> SSAValue:
         if from_type.width.data < to_type.width.data:
             return arith.ExtSIOp(value, to_type).result
         return arith.TruncIOp(value, to_type).result
-    if isinstance(from_type, IntegerType):
+    if isinstance(from_type, IntegerType) and isinstance(to_type, AnyFloat):
         return arith.SIToFPOp(value, to_type).result
-    return arith.FPToSIOp(value, to_type).result
+    if isinstance(from_type, AnyFloat) and isinstance(to_type, IntegerType):
+        return arith.FPToSIOp(value, to_type).result
+    raise ValueError(f"no signed cast from {from_type} to {to_type}")

@@ -42,8 +42,9 @@ def _calling_context() -> Context | None:
         owner = frame.f_locals.get("self")
         if isinstance(owner, Context):
             return owner
-        if isinstance(getattr(owner, "ctx", None), Context):
-            return owner.ctx  # pyright: ignore[reportOptionalMemberAccess]
+        ctx = getattr(owner, "ctx", None)
+        if isinstance(ctx, Context):
+            return ctx
         frame = frame.f_back
     return None
 

@@ -44,7 +44,7 @@ from xdsl.dialects.builtin import (
     MemRefType,
     ModuleOp,
 )
-from xdsl.ir import Operation, SSAValue
+from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import (
     PatternRewriter,
@@ -73,7 +73,7 @@ from linalg_ext.lowering.scalar_ops import (
 # --------------------------------------------------------------------------
 # Op tables
 
-INTEGER_BINARY: dict[type[Operation], type[Operation]] = {
+INTEGER_BINARY: dict[type[Operation], Callable[[SSAValue, SSAValue], Operation]] = {
     arith.AddiOp: llvm.AddOp,
     arith.SubiOp: llvm.SubOp,
     arith.MuliOp: llvm.MulOp,
@@ -94,7 +94,9 @@ INTEGER_BINARY: dict[type[Operation], type[Operation]] = {
 }
 """Integer ops that are one LLVM op of the same operands."""
 
-FLOAT_BINARY: dict[type[Operation], type[Operation]] = {
+FLOAT_BINARY: dict[
+    type[Operation], Callable[[SSAValue, SSAValue, llvm.FastMathAttr], Operation]
+] = {
     arith.AddfOp: llvm.FAddOp,
     arith.SubfOp: llvm.FSubOp,
     arith.MulfOp: llvm.FMulOp,
@@ -107,7 +109,7 @@ FLOAT_BINARY: dict[type[Operation], type[Operation]] = {
 }
 """Float ops that are one LLVM op of the same operands and fast-math flags."""
 
-CASTS: dict[type[Operation], type[Operation]] = {
+CASTS: dict[type[Operation], Callable[[SSAValue, Attribute], Operation]] = {
     arith.ExtSIOp: llvm.SExtOp,
     arith.ExtUIOp: llvm.ZExtOp,
     arith.TruncIOp: llvm.TruncOp,
@@ -134,9 +136,9 @@ def _overflow(op: Operation) -> llvm.OverflowAttr:
 
 def _integer_binary(op: Operation, lhs: SSAValue, rhs: SSAValue) -> Operation:
     target = INTEGER_BINARY[type(op)]
-    if issubclass(target, llvm.ArithmeticBinOpOverflow):
+    if isinstance(target, type) and issubclass(target, llvm.ArithmeticBinOpOverflow):
         return target(lhs, rhs, overflow=_overflow(op))
-    return target(lhs, rhs)  # pyright: ignore[reportCallIssue]
+    return target(lhs, rhs)
 
 
 def _extended_product(
@@ -160,8 +162,12 @@ EXPANSIONS: dict[
     arith.CeilDivSIOp: lambda op, b, x: [signed_quotient(b, *x, round_up=True)],
     arith.FloorDivSIOp: lambda op, b, x: [signed_quotient(b, *x, round_up=False)],
     arith.CeilDivUIOp: lambda op, b, x: [ceil_unsigned_quotient(b, *x)],
-    arith.MulSIExtendedOp: lambda op, b, x: list(_extended_product(b, *x, True)),
-    arith.MulUIExtendedOp: lambda op, b, x: list(_extended_product(b, *x, False)),
+    arith.MulSIExtendedOp: lambda op, b, x: list(
+        _extended_product(b, x[0], x[1], True)
+    ),
+    arith.MulUIExtendedOp: lambda op, b, x: list(
+        _extended_product(b, x[0], x[1], False)
+    ),
     arith.AddUIExtendedOp: lambda op, b, x: _add_extended(b, *x),
 }
 """Ops that become several LLVM ops: (op, builder, converted operands) ->
@@ -217,13 +223,13 @@ class OneToOneToLLVM(RewritePattern):
         if kind in INTEGER_BINARY:
             results = [b.add(_integer_binary(op, *operands))]
         elif kind in FLOAT_BINARY:
-            target = FLOAT_BINARY[kind]
-            results = [b.add(target(*operands, llvm_fastmath(op)))]  # pyright: ignore
+            lhs, rhs = operands
+            results = [b.add(FLOAT_BINARY[kind](lhs, rhs, llvm_fastmath(op)))]
         elif kind is arith.NegfOp:
             results = [b.add(llvm.FNegOp(operands[0], llvm_fastmath(op)))]
         elif kind in CASTS:
             target_type = convert_type(op.results[0].type)
-            results = [b.add(CASTS[kind](operands[0], target_type))]  # pyright: ignore
+            results = [b.add(CASTS[kind](operands[0], target_type))]
         else:
             results = EXPANSIONS[kind](op, b, operands)
         _replace(op, b, results, rewriter)

@@ -68,7 +68,7 @@ def _convert(op: Operation, b: LLVMBuilder, operands: list[SSAValue]) -> SSAValu
     """The converted result of `op`, its LLVM ops added to `b`."""
     kind = type(op)
     if kind in BINARY:
-        return b.add(BINARY[kind](*operands))  # pyright: ignore[reportCallIssue]
+        return b.add(BINARY[kind](*operands))
     if isinstance(op, index.CeilDivSOp):
         return signed_quotient(b, *operands, round_up=True)
     if isinstance(op, index.FloorDivSOp):

@@ -30,6 +30,7 @@ vectors or tensors, libm functions on floats wider than f64.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from xdsl.context import Context
@@ -63,7 +64,9 @@ from linalg_ext.lowering.scalar_ops import (
     run_conversion,
 )
 
-FLOAT_UNARY: dict[type[Operation], type[Operation]] = {
+FLOAT_UNARY: dict[
+    type[Operation], Callable[[SSAValue, llvm.FastMathAttr], Operation]
+] = {
     math.CeilOp: llvm.FCeilOp,
     math.FloorOp: llvm.FFloorOp,
     math.SqrtOp: llvm.FSqrtOp,
@@ -80,13 +83,15 @@ FLOAT_UNARY: dict[type[Operation], type[Operation]] = {
 }
 """Float ops of one operand that are one intrinsic (`math.absf` too)."""
 
-FLOAT_BINARY: dict[type[Operation], type[Operation]] = {
+FLOAT_BINARY: dict[
+    type[Operation], Callable[[SSAValue, SSAValue, llvm.FastMathAttr], Operation]
+] = {
     math.PowFOp: llvm.FPowOp,
     math.CopySignOp: llvm.FCopySignOp,
 }
 """Float ops of two operands that are one intrinsic."""
 
-INTEGER_UNARY: dict[type[Operation], type[Operation]] = {
+INTEGER_UNARY: dict[type[Operation], Callable[[SSAValue, bool], Operation]] = {
     math.CountLeadingZerosOp: llvm_ops.CountLeadingZerosOp,
     math.CountTrailingZerosOp: llvm_ops.CountTrailingZerosOp,
     math.AbsIOp: llvm_ops.AbsOp,
@@ -242,18 +247,21 @@ def _convert(
     if kind is math.AbsFOp:
         new = llvm.FAbsOp(operands[0], operands[0].type, fastmath)
     elif kind in FLOAT_UNARY:
-        new = FLOAT_UNARY[kind](operands[0], fastmath)  # pyright: ignore
+        new = FLOAT_UNARY[kind](operands[0], fastmath)
     elif kind in FLOAT_BINARY:
-        new = FLOAT_BINARY[kind](*operands, fastmath)  # pyright: ignore
+        lhs, rhs = operands
+        new = FLOAT_BINARY[kind](lhs, rhs, fastmath)
     elif kind is math.FmaOp:
-        new = llvm.FMAOp(*operands, fastmath)
+        lhs, rhs, addend = operands
+        new = llvm.FMAOp(lhs, rhs, addend, fastmath)
     elif kind in INTEGER_UNARY:
-        new = INTEGER_UNARY[kind](operands[0], False)  # pyright: ignore
+        new = INTEGER_UNARY[kind](operands[0], False)
     elif kind is math.CtPopOp:
         new = llvm_ops.CtPopOp(operands[0])
     elif kind is math.RsqrtOp:
         type_ = operands[0].type
-        one = llvm.ConstantOp(FloatAttr(1.0, type_), type_)  # pyright: ignore
+        assert isinstance(type_, AnyFloat)  # scalar: vectors are not converted
+        one = llvm.ConstantOp(FloatAttr(1.0, type_), type_)
         root = llvm.FSqrtOp(operands[0], fastmath)
         quotient = llvm.FDivOp(one, root, fastmath)
         return [one, root, quotient], quotient.res

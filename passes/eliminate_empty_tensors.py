@@ -179,7 +179,9 @@ class EliminateEmptyTensor(RewritePattern):
             return  # materialized into the empty itself
         if replacement.type != origin.type:
             # Only a tensor.cast on the chain makes the types differ.
-            cast = tensor.CastOp(replacement, origin.type)
+            origin_type = origin.type
+            assert isinstance(origin_type, TensorType)
+            cast = tensor.CastOp(replacement, origin_type)
             rewriter.insert(cast, InsertPoint.before(at))
             replacement = cast.dest
         rewriter.replace_uses_with_if(

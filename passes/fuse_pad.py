@@ -33,13 +33,14 @@ from __future__ import annotations
 import sys
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import ClassVar
+from typing import Literal
 
 from xdsl.context import Context
 from xdsl.dialects import arith, func, tensor
-from xdsl.dialects.builtin import AffineMapAttr, ModuleOp, TensorType
+from xdsl.dialects.builtin import DYNAMIC_INDEX, AffineMapAttr, ModuleOp, TensorType
 from xdsl.dialects.linalg.attrs import IteratorTypeAttr
 from xdsl.dialects.linalg.ops import FillOp, GenericOp, IndexOp, YieldOp
+from xdsl.dialects.utils import get_dynamic_index_list
 from xdsl.ir import Block, BlockArgument, Operation, OpResult, Region, SSAValue
 from xdsl.ir.affine import AffineMap
 from xdsl.passes import ModulePass
@@ -61,12 +62,7 @@ from linalg_ext.transforms.dps import (
     output_map,
     with_output,
 )
-from linalg_ext.transforms.mixed_sizes import (
-    Mixed,
-    as_index_value,
-    join_mixed,
-    sum_mixed,
-)
+from linalg_ext.transforms.mixed_sizes import Mixed, as_index_value, sum_mixed
 from linalg_ext.transforms.ordering import ancestor_in
 from linalg_ext.transforms.shape_reification import reify_dim, tensor_dim
 from linalg_ext.transforms.slices import extract_slice, insert_slice
@@ -221,15 +217,21 @@ class FusePadIntoProducer(RewritePattern):
             or padded_elsewhere(pad, producer)
         )
 
-        low = join_mixed(pad.static_low.get_values(), pad.low)
-        high = join_mixed(pad.static_high.get_values(), pad.high)
+        low = get_dynamic_index_list(
+            pad.static_low.get_values(), pad.low, DYNAMIC_INDEX
+        )
+        high = get_dynamic_index_list(
+            pad.static_high.get_values(), pad.high, DYNAMIC_INDEX
+        )
         # The interior is the producer's result: upstream asks the old result
         # for its sizes; computing once, we must not, so they come from the
         # producer's init instead.
         if recompute:
+            source_type = source.type
+            assert isinstance(source_type, TensorType)
             sizes: list[Mixed] = [
                 extent if extent >= 0 else tensor_dim(source, d, new_ops)
-                for d, extent in enumerate(source.type.get_shape())  # pyright: ignore
+                for d, extent in enumerate(source_type.get_shape())
             ]
         else:
             sizes = [reify_dim(source, d, new_ops) for d in range(rank)]
@@ -322,21 +324,13 @@ class FusePadPass(ModulePass):
     """Upstream's form: clone the producer and keep the original for its
     other users (it then runs twice)."""
 
-    fill: str = "full"
+    fill: Literal["full", "border"] = "full"
     """`full` (upstream's form) fills the whole padded tensor; `border` fills
-    only the border slabs when the producer writes the whole interior."""
+    only the border slabs when the producer writes the whole interior. (xDSL's
+    option parser refuses any other value.)"""
 
     report: bool = False
     """Print one line per pad left unfused, with the reason, to stderr."""
-
-    FILL_MODES: ClassVar[tuple[str, ...]] = ("full", "border")
-
-    def __post_init__(self) -> None:
-        if self.fill not in self.FILL_MODES:
-            raise ValueError(
-                f"fuse-pad: fill must be one of {', '.join(self.FILL_MODES)}, "
-                f"got {self.fill!r}"
-            )
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         pattern = FusePadIntoProducer(self.allow_recompute, self.fill == "border")

@@ -91,15 +91,12 @@ class LowerToLLVMPass(StagedPass):
         """One pass per name of LOWERING_STEPS, with this pass's options."""
         stages: list[ModulePass] = []
         for step in LOWERING_STEPS:
-            pass_class = _pass_class(step)
+            # The registry types each pass as a plain ModulePass: an option
+            # goes to it by name, as in a pass pipeline's text.
+            options: dict[str, bool] = {}
             if step == "finalize-memref-to-llvm":
-                stages.append(
-                    pass_class(  # pyright: ignore[reportCallIssue]
-                        use_generic_functions=self.use_generic_functions
-                    )
-                )
-            else:
-                stages.append(pass_class())
+                options["use_generic_functions"] = self.use_generic_functions
+            stages.append(_pass_class(step)(**options))
         return tuple(stages)
 
     def run_stage(self, ctx: Context, module: ModuleOp, stage: ModulePass) -> None:

@@ -20,6 +20,7 @@ from linalg_ext.bufferization import (
     BufferizationOptions,
     bufferize_module,
 )
+from linalg_ext.bufferization.options import AnalysisHeuristic, LayoutMapOption
 from linalg_ext.diagnostics import OpPassFailed
 from linalg_ext.transforms.module_contents import replace_module_contents
 
@@ -34,11 +35,11 @@ class OneShotBufferizePass(ModulePass):
     bufferize_function_boundaries: bool = False
     """Bufferize function signatures, calls and returns too."""
 
-    function_boundary_type_conversion: str = "infer-layout-map"
+    function_boundary_type_conversion: LayoutMapOption = "infer-layout-map"
     """Layout of function argument/result buffers: `infer-layout-map`,
     `identity-layout-map` or `fully-dynamic-layout-map`."""
 
-    unknown_type_conversion: str = "fully-dynamic-layout-map"
+    unknown_type_conversion: LayoutMapOption = "fully-dynamic-layout-map"
     """Layout of buffers whose layout nothing determines (at the boundary
     with unknown ops)."""
 
@@ -58,7 +59,7 @@ class OneShotBufferizePass(ModulePass):
     print_conflicts: bool = False
     """With test-analysis-only, annotate each read-after-write conflict."""
 
-    analysis_heuristic: str = "bottom-up"
+    analysis_heuristic: AnalysisHeuristic = "bottom-up"
     """The order ops are analysed in: `bottom-up` or `top-down`."""
 
     buffer_alignment: int = 64
@@ -79,8 +80,9 @@ class OneShotBufferizePass(ModulePass):
         )
 
     def option_problems(self) -> list[str]:
-        """What is wrong with the option values, in words; `linalg-ext-opt`
-        asks before it runs anything."""
+        """What is wrong with the option values together, in words (a value
+        outside its option's choices is refused when the pass is parsed);
+        `linalg-ext-opt` asks before it runs anything."""
         return self.options().problems()
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:

@@ -20,6 +20,7 @@ from xdsl.ir import BlockArgument, Operation, OpResult, Region, SSAValue
 from linalg_ext.bufferization.interface import (
     AliasingOperand,
     AliasingValue,
+    AnalysisQueries,
     BufferizableOpModel,
     BufferRelation,
     FunctionFacts,
@@ -72,11 +73,11 @@ class _UnknownOpModel(BufferizableOpModel):
     `allow-unknown-ops`): it reads and writes every tensor operand, its
     results may alias any of them, and nothing it returns may be written."""
 
-    def writes(self, operand: OpOperand, state: AnalysisState) -> bool:
+    def writes(self, operand: OpOperand, state: AnalysisQueries) -> bool:
         return True
 
     def aliasing_values(
-        self, operand: OpOperand, state: AnalysisState
+        self, operand: OpOperand, state: AnalysisQueries
     ) -> list[AliasingValue]:
         return [
             AliasingValue(r, BufferRelation.UNKNOWN, definite=False)
@@ -84,7 +85,7 @@ class _UnknownOpModel(BufferizableOpModel):
             if is_tensor(r)
         ]
 
-    def is_writable(self, value: SSAValue, state: AnalysisState) -> bool:
+    def is_writable(self, value: SSAValue, state: AnalysisQueries) -> bool:
         return False
 
 

@@ -93,7 +93,7 @@ class Bufferizer:
     def buffer_type(self, value: SSAValue) -> MemRefType:
         """The memref type `value` bufferizes to."""
         if isinstance(value.type, MemRefType):
-            return value.type  # pyright: ignore[reportUnknownVariableType]
+            return value.type
         cached = self.buffer_types.get(value)
         if cached is not None:
             return cached
@@ -111,7 +111,7 @@ class Bufferizer:
                 found = model.buffer_type(value, self)
         assert isinstance(found, MemRefType)
         self.buffer_types[value] = found
-        return found  # pyright: ignore[reportUnknownVariableType]
+        return found
 
     def rewrite_model(self, op: Operation) -> BufferizableOpModel | None:
         """The model that rewrites `op`; function ops are left alone unless
@@ -167,7 +167,7 @@ class Bufferizer:
             return buffer
         source = buffer.type
         assert isinstance(source, MemRefType)
-        if cast_compatible(source, memref_type):  # pyright: ignore
+        if cast_compatible(source, memref_type):
             cast = memref.CastOp.get(buffer, memref_type)
             self.insert(cast)
             return cast.results[0]
@@ -342,7 +342,9 @@ class Bufferizer:
                 source.op, bufferization.ToTensorOp
             ):
                 self._current = op
-                buffer = self.cast(source.op.memref, op.memref.type)  # pyright: ignore
+                memref_type = op.memref.type
+                assert isinstance(memref_type, MemRefType)
+                buffer = self.cast(source.op.memref, memref_type)
                 op.memref.replace_all_uses_with(buffer)
                 Rewriter.erase_op(op)
         self._current = None

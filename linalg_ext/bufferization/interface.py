@@ -37,7 +37,7 @@ from typing import Protocol
 
 from xdsl.dialects import func
 from xdsl.dialects.builtin import FunctionType, MemRefType, ModuleOp, TensorType
-from xdsl.ir import BlockArgument, Operation, OpResult, Region, SSAValue
+from xdsl.ir import Attribute, BlockArgument, Operation, OpResult, Region, SSAValue
 
 from linalg_ext.bufferization.options import BufferizationOptions
 
@@ -106,7 +106,11 @@ def tensor_operands(op: Operation) -> list[OpOperand]:
 
 def has_tensor_semantics(op: Operation) -> bool:
     """Whether the op touches tensors: a tensor operand or result, a tensor
-    region argument, or (a function) a tensor in its signature."""
+    region argument, or (a function) a tensor in its signature (MLIR's
+    `bufferization::hasTensorSemantics`: the ops bufferization visits).
+    Looser than `transforms.dps.has_pure_tensor_semantics` (no buffer at
+    all): an op mixing tensors and memrefs, or returning a scalar from a
+    tensor, still has to be bufferized."""
     if isinstance(op, func.FuncOp):
         function_type = op.function_type
         return any(
@@ -197,10 +201,13 @@ class BufferizerServices(Protocol):
     Defined here so that models need not import the rewriter."""
 
     module: ModuleOp
-    state: AnalysisQueries
     options: BufferizationOptions
     function_types: dict[str, FunctionType]
     buffer_types: dict[SSAValue, MemRefType]
+
+    # Read-only, so that the rewriter may hold the analysis's own type.
+    @property
+    def state(self) -> AnalysisQueries: ...
 
     def default_type(self, tensor_type: TensorType) -> MemRefType: ...
 
@@ -233,6 +240,17 @@ class BufferizerServices(Protocol):
     def erase(self, op: Operation) -> None: ...
 
     def new_global_name(self, prefix: str) -> str: ...
+
+
+def buffer_as_if_tensor(
+    bufferizer: BufferizerServices, value: SSAValue, type_: Attribute
+) -> SSAValue:
+    """A tensor `value`'s buffer as `type_` (then a memref type, as a
+    bufferized signature or loop gives it), any other value itself."""
+    if not is_tensor(value):
+        return value
+    assert isinstance(type_, MemRefType)
+    return bufferizer.buffer_as(value, type_)
 
 
 class BufferizableOpModel:
@@ -384,7 +402,7 @@ def register_model(op_type: type[Operation], model: BufferizableOpModel) -> None
 def model_for(op: Operation) -> BufferizableOpModel | None:
     """The model of `op`'s class or of its nearest registered base class."""
     for cls in type(op).__mro__:
-        model = _MODELS.get(cls)  # pyright: ignore[reportArgumentType]
+        model = _MODELS.get(cls)
         if model is not None:
             return model
     return None
@@ -393,10 +411,10 @@ def model_for(op: Operation) -> BufferizableOpModel | None:
 def tensor_type_of(value: SSAValue) -> TensorType:
     type_ = value.type
     assert isinstance(type_, TensorType), f"expected a tensor, got {type_}"
-    return type_  # pyright: ignore[reportUnknownVariableType]
+    return type_
 
 
 def memref_of(value: SSAValue) -> MemRefType:
     type_ = value.type
     assert isinstance(type_, MemRefType), f"expected a memref, got {type_}"
-    return type_  # pyright: ignore[reportUnknownVariableType]
+    return type_

@@ -87,14 +87,14 @@ def _semi_affine_division(
 
 
 def install_semi_affine() -> None:
-    AffineExpr.__mul__ = _semi_affine_mul(AffineExpr.__mul__)  # pyright: ignore
-    AffineExpr.__floordiv__ = _semi_affine_division(  # pyright: ignore
+    AffineExpr.__mul__ = _semi_affine_mul(AffineExpr.__mul__)
+    AffineExpr.__floordiv__ = _semi_affine_division(
         AffineBinaryOpKind.FloorDiv, AffineExpr.__floordiv__
     )
-    AffineExpr.ceil_div = _semi_affine_division(  # pyright: ignore
+    AffineExpr.ceil_div = _semi_affine_division(
         AffineBinaryOpKind.CeilDiv, AffineExpr.ceil_div
     )
-    AffineExpr.__mod__ = _semi_affine_division(  # pyright: ignore
+    AffineExpr.__mod__ = _semi_affine_division(
         AffineBinaryOpKind.Mod, AffineExpr.__mod__
     )
 
@@ -103,14 +103,15 @@ def install_semi_affine() -> None:
 # symbol(%x) in maps of SSA names
 
 
-def _with_symbol_keyword(xdsl_factory):  # pyright: ignore[reportMissingParameterType]
-    def factory(self: AffineParser):  # pyright: ignore[reportMissingParameterType]
+def _with_symbol_keyword(xdsl_factory):
+    def factory(self: AffineParser):
         parse_ssa, by_name, spans = xdsl_factory(self)
 
         def parse_optional_ssa_value() -> AffineExpr | None:
+            # The parser's private token stream (no public look-ahead).
             token = self._current_token  # pyright: ignore[reportPrivateUsage]
             if token.kind == MLIRTokenKind.BARE_IDENT and token.text == "symbol":
-                self._consume_token(MLIRTokenKind.BARE_IDENT)  # pyright: ignore
+                self._consume_token(MLIRTokenKind.BARE_IDENT)  # pyright: ignore[reportPrivateUsage]
                 self.parse_punctuation("(")
                 expr = parse_ssa()
                 if expr is None:
@@ -125,9 +126,10 @@ def _with_symbol_keyword(xdsl_factory):  # pyright: ignore[reportMissingParamete
 
 
 def install_symbol_keyword() -> None:
-    AffineParser._get_parse_optional_ssa_value = (  # pyright: ignore
+    # xDSL's private hook for the operands of affine expressions.
+    AffineParser._get_parse_optional_ssa_value = (  # pyright: ignore[reportPrivateUsage]
         _with_symbol_keyword(
-            AffineParser._get_parse_optional_ssa_value  # pyright: ignore
+            AffineParser._get_parse_optional_ssa_value  # pyright: ignore[reportPrivateUsage]
         )
     )
 
@@ -175,4 +177,5 @@ def install_affine_syntax() -> None:
     """Semi-affine expressions, `symbol(%x)`, and `affine.if`'s custom form."""
     install_semi_affine()
     install_symbol_keyword()
-    affine.IfOp.parse = classmethod(_parse_if)  # pyright: ignore
+    # Replacing xDSL's methods: pyright holds a class to its declared methods.
+    affine.IfOp.parse = classmethod(_parse_if)  # pyright: ignore[reportAttributeAccessIssue]

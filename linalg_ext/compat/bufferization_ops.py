@@ -24,7 +24,7 @@ _ANY_MEMREF = AnyOf((BaseAttr(MemRefType), BaseAttr(UnrankedMemRefType)))
 _ANY_TENSOR = AnyOf((BaseAttr(TensorType), BaseAttr(UnrankedTensorType)))
 
 
-def _single(constraint: AnyOf) -> AnyOf:  # pyright: ignore[reportMissingTypeArgument]
+def _single(constraint: AnyOf) -> AnyOf:
     # OperandDef/ResultDef wrap a single-value constraint themselves.
     return constraint
 
@@ -67,8 +67,8 @@ def install_bufferization_fixes() -> None:
     )
 
 
-def _chain(first, second):  # pyright: ignore[reportMissingParameterType, reportUnknownParameterType]
-    def verify(op):  # pyright: ignore[reportMissingParameterType]
+def _chain(first, second):
+    def verify(op):
         first(op)
         second(op)
 

@@ -20,6 +20,7 @@ from xdsl.dialects.builtin import (
     DenseArrayBase,
     IndexType,
     IntegerAttr,
+    IntegerType,
     TensorType,
     i64,
 )
@@ -386,7 +387,9 @@ class ForallOp(IRDLOperation):
             (self.static_step, self.dynamic_step),
         )
 
-        def print_bounds(bounds: tuple[DenseArrayBase, Sequence[SSAValue]]) -> None:
+        def print_bounds(
+            bounds: tuple[DenseArrayBase[IntegerType], Sequence[SSAValue]],
+        ) -> None:
             static, dynamic = bounds
             print_dynamic_index_list(
                 printer,

@@ -152,11 +152,12 @@ def print_generic(op: GenericOp, printer: Printer) -> None:
 
 def _iterator_name(iterator_type: Attribute) -> str:
     if isinstance(iterator_type, IteratorTypeAttr):
-        return iterator_type.data.value
+        return str(iterator_type.data)  # a StrEnum: its value
     return str(iterator_type)
 
 
 def install_generic_format() -> None:
     """Make `GenericOp` read and print MLIR's syntax (see the module doc)."""
-    GenericOp.parse = classmethod(parse_generic)  # pyright: ignore
-    GenericOp.print = print_generic  # pyright: ignore
+    # Replacing xDSL's methods: pyright holds a class to its declared methods.
+    GenericOp.parse = classmethod(parse_generic)  # pyright: ignore[reportAttributeAccessIssue]
+    GenericOp.print = print_generic  # pyright: ignore[reportAttributeAccessIssue]

@@ -38,14 +38,17 @@ class MappingAttrSyntax:
     """`<x>` after the attribute's name: xDSL's `EnumAttribute` prints its
     value bare, which only reads back in the opaque `#gpu<thread x>` form."""
 
+    # A mixin: `super()` is the EnumAttribute after it in the attribute's
+    # bases, which pyright cannot know (hence the two ignores).
+
     def print_parameter(self, printer: Printer) -> None:
         with printer.in_angle_brackets():
-            super().print_parameter(printer)  # pyright: ignore
+            super().print_parameter(printer)  # pyright: ignore[reportAttributeAccessIssue]
 
     @classmethod
     def parse_parameter(cls, parser: AttrParser) -> Any:
         with parser.in_angle_brackets():
-            return super().parse_parameter(parser)  # pyright: ignore
+            return super().parse_parameter(parser)  # pyright: ignore[reportAttributeAccessIssue]
 
 
 @irdl_attr_definition

@@ -36,7 +36,7 @@ name, in front of `ins`.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, TypeVar
 
 from xdsl.builder import Builder
 from xdsl.dialects import arith
@@ -92,7 +92,7 @@ def parse_indexing_maps(parser: Parser, op_name: str) -> ArrayAttr[AffineMapAttr
             start,
             parser.pos,
         )
-    return maps  # pyright: ignore[reportReturnType]
+    return maps
 
 
 def parse_trailing_attributes(parser: Parser) -> dict[str, Attribute]:
@@ -202,9 +202,10 @@ def _contraction_hidden_region(
 
 def _dims(indexing_map: AffineMap) -> list[int] | None:
     """The loops a map's results select, or None if one is not a loop."""
-    if not all(isinstance(e, AffineDimExpr) for e in indexing_map.results):
+    dims = [e for e in indexing_map.results if isinstance(e, AffineDimExpr)]
+    if len(dims) != len(indexing_map.results):
         return None
-    return [e.position for e in indexing_map.results]  # pyright: ignore
+    return [e.position for e in dims]
 
 
 def verify_matmul_maps(op: NamedOperation, maps: Sequence[AffineMap]) -> None:
@@ -288,9 +289,12 @@ def print_trailing_attributes(printer: Printer, attributes: dict[str, Any]) -> N
         printer.print_op_attributes(sorted_attributes(attributes))
 
 
+_PermutingOp = TypeVar("_PermutingOp", TransposeOp, BroadcastOp)
+
+
 def _parse_permuting(
-    cls: type[TransposeOp] | type[BroadcastOp], parser: Parser, keyword: str
-):
+    cls: type[_PermutingOp], parser: Parser, keyword: str
+) -> _PermutingOp:
     """`attr-dict? ins(%x : T) outs(%y : T) keyword = [...] attr-dict?`."""
     attributes = parser.parse_optional_attr_dict()
     source = _parse_single_operand(parser, "ins", cls.name)
@@ -326,12 +330,13 @@ def _print_broadcast(self: BroadcastOp, printer: Printer) -> None:
 
 def install_named_syntax() -> None:
     """Swap the syntax above into xDSL's classes (see the module doc)."""
-    NamedOperation.parse = classmethod(parse_named)  # pyright: ignore
-    NamedOperation.print = print_named  # pyright: ignore
+    # Replacing xDSL's methods: pyright holds a class to its declared methods.
+    NamedOperation.parse = classmethod(parse_named)  # pyright: ignore[reportAttributeAccessIssue]
+    NamedOperation.print = print_named
     for cls in (MatmulOp, ConvOperation):
-        cls.get_hidden_region = classmethod(_contraction_hidden_region)  # pyright: ignore
-    MatmulOp.verify_ = _verify_matmul  # pyright: ignore
-    TransposeOp.parse = classmethod(_parse_transpose)  # pyright: ignore
-    TransposeOp.print = _print_transpose  # pyright: ignore
-    BroadcastOp.parse = classmethod(_parse_broadcast)  # pyright: ignore
-    BroadcastOp.print = _print_broadcast  # pyright: ignore
+        cls.get_hidden_region = classmethod(_contraction_hidden_region)  # pyright: ignore[reportAttributeAccessIssue]
+    MatmulOp.verify_ = _verify_matmul
+    TransposeOp.parse = classmethod(_parse_transpose)  # pyright: ignore[reportAttributeAccessIssue]
+    TransposeOp.print = _print_transpose
+    BroadcastOp.parse = classmethod(_parse_broadcast)  # pyright: ignore[reportAttributeAccessIssue]
+    BroadcastOp.print = _print_broadcast

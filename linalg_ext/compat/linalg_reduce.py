@@ -71,9 +71,8 @@ from linalg_ext.compat.short_form import (
     print_short_form,
     short_form_payload,
 )
+from linalg_ext.iterator_types import iterator_types
 from linalg_ext.shaped import is_ranked_shaped
-from linalg_ext.transforms.affine_maps import projection
-from linalg_ext.transforms.dps import iterator_types
 from linalg_ext.verification import op_error
 
 
@@ -146,9 +145,13 @@ class ReduceOp(IRDLOperation):
 
     def get_indexing_maps(self) -> ArrayAttr[AffineMapAttr]:
         rank = _rank(self.inputs[0])
-        identity = AffineMapAttr(AffineMap.identity(rank))
-        kept = AffineMapAttr(projection(rank, self.reduced_dimensions()))
-        return ArrayAttr((identity,) * len(self.inputs) + (kept,) * len(self.inits))
+        identity = AffineMap.identity(rank)
+        reduced = self.reduced_dimensions()
+        kept = identity.drop_results([d in reduced for d in range(rank)])
+        return ArrayAttr(
+            (AffineMapAttr(identity),) * len(self.inputs)
+            + (AffineMapAttr(kept),) * len(self.inits)
+        )
 
     def get_iterator_types(self) -> ArrayAttr[IteratorTypeAttr]:
         return iterator_types(_rank(self.inputs[0]), self.reduced_dimensions())
@@ -299,7 +302,7 @@ def _rank(value: SSAValue) -> int:
 def _shape(value: SSAValue) -> tuple[int, ...]:
     type_ = value.type
     assert is_ranked_shaped(type_)
-    return tuple(type_.get_shape())  # pyright: ignore[reportAttributeAccessIssue]
+    return tuple(type_.get_shape())
 
 
 def _shape_text(shape: Sequence[int]) -> str:
@@ -317,7 +320,7 @@ def install_reduce(linalg: Dialect) -> None:
     operations = linalg._operations  # pyright: ignore[reportPrivateUsage]
     operations[:] = [op for op in operations if op.name != ReduceOp.name]
     operations.append(ReduceOp)
-    XdslReduceOp.register(ReduceOp)  # pyright: ignore[reportAttributeAccessIssue]
+    XdslReduceOp.register(ReduceOp)
 
 
 def load_reduce_into(ctx: Context) -> None:

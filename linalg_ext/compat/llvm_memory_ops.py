@@ -38,7 +38,7 @@ from xdsl.dialects.builtin import (
 from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.irdl import IRDLOperation, irdl_op_definition, operand_def, prop_def
 
-from linalg_ext.compat.llvm_translation import translates
+from linalg_ext.compat.llvm_translation import llvm_type_of, translates
 
 
 @irdl_op_definition
@@ -78,16 +78,17 @@ def _translate_memcpy(
 ) -> None:
     assert isinstance(op, MemcpyOp)
     length = values[op.len]
-    assert isinstance(length.type, ir.IntType)
+    length_type = llvm_type_of(length)
+    assert isinstance(length_type, ir.IntType)
     pointer = ir.PointerType()
-    name = f"llvm.memcpy.p0.p0.i{length.type.width}"
+    name = f"llvm.memcpy.p0.p0.i{length_type.width}"
     try:
         intrinsic = builder.module.get_global(name)
     except KeyError:
         intrinsic = ir.Function(
             builder.module,
             ir.FunctionType(
-                ir.VoidType(), [pointer, pointer, length.type, ir.IntType(1)]
+                ir.VoidType(), [pointer, pointer, length_type, ir.IntType(1)]
             ),
             name=name,
         )
@@ -161,17 +162,20 @@ def _translate_global(op: llvm.GlobalOp, llvm_module: ir.Module) -> None:
         variable.linkage = linkage
     if op.constant is not None:
         variable.global_constant = True
+    # llvmlite is untyped and its GlobalVariable sets `align` and
+    # `initializer` only to None, which pyright takes for their types: the
+    # four assignments below carry an ignore for that.
     if op.alignment is not None:
-        variable.align = op.alignment.value.data
+        variable.align = op.alignment.value.data  # pyright: ignore[reportAttributeAccessIssue]
     if isinstance(op.value, StringAttr):
         raw = op.value.data.encode("utf-8")
-        variable.initializer = ir.Constant(
+        variable.initializer = ir.Constant(  # pyright: ignore[reportAttributeAccessIssue]
             ir.ArrayType(ir.IntType(8), len(raw)), bytearray(raw)
         )
     elif op.value is not None:
-        variable.initializer = global_initializer(type_, op.value)
+        variable.initializer = global_initializer(type_, op.value)  # pyright: ignore[reportAttributeAccessIssue]
     elif linkage not in ("external", "extern_weak"):
-        variable.initializer = ir.Constant(type_, None)
+        variable.initializer = ir.Constant(type_, None)  # pyright: ignore[reportAttributeAccessIssue]
 
 
 _global_translation_installed = False

@@ -42,6 +42,7 @@ from xdsl.dialects.builtin import (
     DenseArrayBase,
     DenseIntElementsAttr,
     IntegerAttr,
+    IntegerType,
     SignlessIntegerConstraint,
     VectorType,
     i32,
@@ -68,7 +69,7 @@ from xdsl.printer import Printer
 from xdsl.traits import IsTerminator, NoMemoryEffect, Pure
 from xdsl.utils.exceptions import VerifyException
 
-from linalg_ext.compat.llvm_translation import translates
+from linalg_ext.compat.llvm_translation import llvm_type_of, translates
 
 FloatLike = AnyFloatConstr | VectorType.constr(AnyFloatConstr)
 IntegerLike = SignlessIntegerConstraint | VectorType.constr(SignlessIntegerConstraint)
@@ -417,8 +418,11 @@ class SwitchOp(IRDLOperation):
             )
         }
         if case_values:
+            # The cases are of the switched value's (signless integer) type.
+            value_type = value.type
+            assert isinstance(value_type, IntegerType)
             properties["case_values"] = DenseIntElementsAttr.from_list(
-                VectorType(value.type, (len(case_values),)), list(case_values)
+                VectorType(value_type, (len(case_values),)), list(case_values)
             )
         super().__init__(
             operands=[value, default_operands, [o for os in case_operands for o in os]],
@@ -555,7 +559,12 @@ def _type_suffix(type_: ir.Type) -> str:
     """How an intrinsic's name spells an overloaded type: `f32`, `v4f32`."""
     if isinstance(type_, ir.VectorType):
         return f"v{type_.count}{_type_suffix(type_.element)}"
-    return type_.intrinsic_name
+    # The llvmlite types that name themselves in intrinsics.
+    if isinstance(
+        type_, ir.IntType | ir.HalfType | ir.FloatType | ir.DoubleType | ir.PointerType
+    ):
+        return type_.intrinsic_name
+    raise NotImplementedError(f"no intrinsic name for LLVM type {type_}")
 
 
 def declare_intrinsic(
@@ -589,7 +598,11 @@ def _call_intrinsic(
     arguments = [values[operand] for operand in op.operands] + list(extra)
     result_type = convert_type(op.results[0].type)
     function = declare_intrinsic(
-        builder.module, name, [result_type], result_type, [a.type for a in arguments]
+        builder.module,
+        name,
+        [result_type],
+        result_type,
+        [llvm_type_of(a) for a in arguments],
     )
     values[op.results[0]] = builder.call(function, arguments, fastmath=_flags(op))
 
@@ -621,7 +634,10 @@ def _translate_xdsl_intrinsic(op: Operation, builder: ir.IRBuilder, values: Valu
 
 @translates(FloatUnaryIntrinsic, FloatBinaryIntrinsic, IntegerBinaryIntrinsic)
 def _translate_intrinsic(op: Operation, builder: ir.IRBuilder, values: Values):
-    _call_intrinsic(op, op.INTRINSIC, builder, values)  # pyright: ignore
+    assert isinstance(
+        op, FloatUnaryIntrinsic | FloatBinaryIntrinsic | IntegerBinaryIntrinsic
+    )
+    _call_intrinsic(op, op.INTRINSIC, builder, values)
 
 
 @translates(CtPopOp)

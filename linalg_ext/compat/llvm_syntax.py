@@ -59,8 +59,8 @@ def _mark_inbounds(op: llvm.GEPOp) -> None:
         op.properties.setdefault("inbounds", UnitAttr())
 
 
-def _creating_marked(xdsl_create):  # pyright: ignore[reportMissingParameterType]
-    def create(cls: type[llvm.GEPOp], **kwargs) -> llvm.GEPOp:  # pyright: ignore
+def _creating_marked(xdsl_create):
+    def create(cls: type[llvm.GEPOp], **kwargs) -> llvm.GEPOp:
         op = xdsl_create.__func__(cls, **kwargs)
         _mark_inbounds(op)
         return op
@@ -68,7 +68,7 @@ def _creating_marked(xdsl_create):  # pyright: ignore[reportMissingParameterType
     return create
 
 
-def _with_flags(xdsl_parse):  # pyright: ignore[reportMissingParameterType]
+def _with_flags(xdsl_parse):
     def parse(cls: type[llvm.GEPOp], parser: Parser) -> llvm.GEPOp:
         flags = parse_gep_flags(parser)
         op = xdsl_parse.__func__(cls, parser)
@@ -80,7 +80,8 @@ def _with_flags(xdsl_parse):  # pyright: ignore[reportMissingParameterType]
 
 
 def install_llvm_syntax() -> None:
-    llvm.GEPOp.parse = classmethod(_with_flags(llvm.GEPOp.parse))  # pyright: ignore
-    llvm.GEPOp.create = classmethod(  # pyright: ignore
+    # Replacing xDSL's methods: pyright holds a class to its declared methods.
+    llvm.GEPOp.parse = classmethod(_with_flags(llvm.GEPOp.parse))  # pyright: ignore[reportAttributeAccessIssue]
+    llvm.GEPOp.create = classmethod(  # pyright: ignore[reportAttributeAccessIssue]
         _creating_marked(llvm.GEPOp.create)
     )

@@ -44,6 +44,15 @@ def translates(*op_classes: type[Operation]) -> Callable[[Translation], Translat
     return register
 
 
+def llvm_type_of(value: ir.Value) -> ir.Type:
+    """The LLVM type of a translated value. llvmlite (untyped) sets `type` in
+    the constructors of its constants and named values (instructions,
+    arguments, globals), not on `ir.Value`, the type of the value map."""
+    if not isinstance(value, ir.Constant | ir.NamedValue):
+        raise TypeError(f"no LLVM type known for {value!r}")
+    return value.type
+
+
 def translation_for(op: Operation) -> Translation | None:
     for klass in type(op).__mro__:
         if klass in TRANSLATIONS:
@@ -81,5 +90,5 @@ def install_llvm_translation() -> None:
             xdsl_convert_op(op, builder, val_map, block_map)
 
     convert_op_module.convert_op = convert_op
-    # convert.py imported the function by name.
-    convert_module.convert_op = convert_op  # pyright: ignore[reportAttributeAccessIssue]
+    # convert.py imported the function by name (so, for pyright, privately).
+    convert_module.convert_op = convert_op  # pyright: ignore[reportPrivateImportUsage]

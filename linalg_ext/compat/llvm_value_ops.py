@@ -66,7 +66,7 @@ from linalg_ext.compat.llvm_ops import (
     IntegerLike,
     declare_intrinsic,
 )
-from linalg_ext.compat.llvm_translation import translates
+from linalg_ext.compat.llvm_translation import llvm_type_of, translates
 from linalg_ext.verification import op_error
 
 Values = dict[SSAValue, ir.Value]
@@ -364,12 +364,13 @@ def _translate_poison(op: Operation, builder: ir.IRBuilder, values: Values) -> N
 @translates(PowIOp)
 def _translate_powi(op: Operation, builder: ir.IRBuilder, values: Values) -> None:
     base, power = (values[operand] for operand in op.operands)
+    base_type, power_type = llvm_type_of(base), llvm_type_of(power)
     function = declare_intrinsic(
         builder.module,
         "llvm.powi",
-        [base.type, power.type],
-        base.type,
-        [base.type, power.type],
+        [base_type, power_type],
+        base_type,
+        [base_type, power_type],
     )
     flags = op.properties["fastmathFlags"]
     assert isinstance(flags, llvm.FastMathAttr)
@@ -387,10 +388,10 @@ def _translate_is_fpclass(op: Operation, builder: ir.IRBuilder, values: Values) 
     function = declare_intrinsic(
         builder.module,
         "llvm.is.fpclass",
-        [value.type],
+        [llvm_type_of(value)],
         result_type,
         [
-            value.type,
+            llvm_type_of(value),
             mask.type,
         ],
     )
@@ -418,8 +419,9 @@ def _translate_with_overflow(
     assert isinstance(op, ArithWithOverflowIntrinsic)
     lhs, rhs = values[op.lhs], values[op.rhs]
     result_type = convert_type(op.res.type)
+    lhs_type, rhs_type = llvm_type_of(lhs), llvm_type_of(rhs)
     function = declare_intrinsic(
-        builder.module, op.INTRINSIC, [lhs.type], result_type, [lhs.type, rhs.type]
+        builder.module, op.INTRINSIC, [lhs_type], result_type, [lhs_type, rhs_type]
     )
     values[op.res] = builder.call(function, [lhs, rhs])
 

@@ -31,6 +31,7 @@ from __future__ import annotations
 from xdsl.dialects import memref
 from xdsl.dialects.builtin import (
     DYNAMIC_INDEX,
+    AnyDenseElement,
     IndexType,
     MemRefType,
     StringAttr,
@@ -128,7 +129,13 @@ def _parse_initial_value(parser: Parser, type_: MemRefType) -> Attribute:
             "expected 'uninitialized' or a dense elements literal as the "
             "initial value of memref.global"
         )
-    tensor_type = TensorType(type_.get_element_type(), type_.get_shape())
+    element_type = type_.get_element_type()
+    if not isinstance(element_type, AnyDenseElement):
+        parser.raise_error(
+            "expected an integer, index, float or complex element type for a "
+            f"dense initial value, got {element_type}"
+        )
+    tensor_type = TensorType(element_type, type_.get_shape())
     return parser.parse_dense_int_or_fp_elements_attr(tensor_type)
 
 
@@ -177,8 +184,8 @@ def _verify_copy(op: memref.CopyOp) -> None:
         op_error(op, f"requires the same shape for all operands ({source}, {target})")
 
 
-def _creating_public(xdsl_create):  # pyright: ignore[reportMissingParameterType]
-    def create(cls: type[memref.GlobalOp], **kwargs) -> memref.GlobalOp:  # pyright: ignore
+def _creating_public(xdsl_create):
+    def create(cls: type[memref.GlobalOp], **kwargs) -> memref.GlobalOp:
         op = xdsl_create.__func__(cls, **kwargs)
         op.properties.setdefault("sym_visibility", StringAttr("public"))
         return op
@@ -192,16 +199,17 @@ _ANY_MEMREF = AnyOf((BaseAttr(MemRefType), BaseAttr(UnrankedMemRefType)))
 def install_memref_syntax() -> None:
     """Give the five ops upstream's custom syntax (parsing only) and let
     `memref.rank` take an unranked memref."""
-    memref.CopyOp.parse = classmethod(_parse_copy)  # pyright: ignore
-    memref.CastOp.parse = classmethod(_parse_cast)  # pyright: ignore
-    memref.RankOp.parse = classmethod(_parse_rank)  # pyright: ignore
-    memref.ExtractAlignedPointerAsIndexOp.parse = classmethod(  # pyright: ignore
+    # Replacing xDSL's methods: pyright holds a class to its declared methods.
+    memref.CopyOp.parse = classmethod(_parse_copy)  # pyright: ignore[reportAttributeAccessIssue]
+    memref.CastOp.parse = classmethod(_parse_cast)  # pyright: ignore[reportAttributeAccessIssue]
+    memref.RankOp.parse = classmethod(_parse_rank)  # pyright: ignore[reportAttributeAccessIssue]
+    memref.ExtractAlignedPointerAsIndexOp.parse = classmethod(  # pyright: ignore[reportAttributeAccessIssue]
         _parse_aligned_pointer
     )
-    memref.GlobalOp.parse = classmethod(_parse_global)  # pyright: ignore
-    memref.GlobalOp.create = classmethod(  # pyright: ignore
+    memref.GlobalOp.parse = classmethod(_parse_global)  # pyright: ignore[reportAttributeAccessIssue]
+    memref.GlobalOp.create = classmethod(  # pyright: ignore[reportAttributeAccessIssue]
         _creating_public(memref.GlobalOp.create)
     )
-    memref.CopyOp.verify_ = _verify_copy  # pyright: ignore
+    memref.CopyOp.verify_ = _verify_copy  # pyright: ignore[reportAttributeAccessIssue]
     rank = memref.RankOp.get_irdl_definition()
     rank.operands[0] = ("source", OperandDef(_ANY_MEMREF))

@@ -45,7 +45,7 @@ def _parse_parallel(cls: type[scf.ParallelOp], parser: Parser) -> scf.ParallelOp
     )
     parser.parse_punctuation("=")
 
-    def bounds() -> list:  # pyright: ignore[reportMissingTypeArgument]
+    def bounds() -> list:
         return parser.parse_comma_separated_list(
             Parser.Delimiter.PAREN, lambda: parser.parse_operand(index)
         )
@@ -131,7 +131,7 @@ def _print_reduce(op: scf.ReduceOp, printer: Printer) -> None:
     printer.print_op_attributes(op.attributes)
 
 
-def _with_implicit_yield(xdsl_parse):  # pyright: ignore[reportMissingParameterType]
+def _with_implicit_yield(xdsl_parse):
     def parse(cls: type[scf.IndexSwitchOp], parser: Parser) -> scf.IndexSwitchOp:
         op = xdsl_parse.__func__(cls, parser)
         if not op.output:
@@ -142,9 +142,10 @@ def _with_implicit_yield(xdsl_parse):  # pyright: ignore[reportMissingParameterT
 
 
 def install_scf_syntax() -> None:
-    scf.ParallelOp.parse = classmethod(_parse_parallel)  # pyright: ignore
-    scf.ReduceOp.parse = classmethod(_parse_reduce)  # pyright: ignore
-    scf.ReduceOp.print = _print_reduce  # pyright: ignore
-    scf.IndexSwitchOp.parse = classmethod(  # pyright: ignore
+    # Replacing xDSL's methods: pyright holds a class to its declared methods.
+    scf.ParallelOp.parse = classmethod(_parse_parallel)  # pyright: ignore[reportAttributeAccessIssue]
+    scf.ReduceOp.parse = classmethod(_parse_reduce)  # pyright: ignore[reportAttributeAccessIssue]
+    scf.ReduceOp.print = _print_reduce  # pyright: ignore[reportAttributeAccessIssue]
+    scf.IndexSwitchOp.parse = classmethod(  # pyright: ignore[reportAttributeAccessIssue]
         _with_implicit_yield(scf.IndexSwitchOp.parse)
     )

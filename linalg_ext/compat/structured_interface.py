@@ -23,13 +23,20 @@ from xdsl.dialects.linalg.ops import BroadcastOp, ReduceOp
 from xdsl.ir import Operation, SSAValue
 from xdsl.ir.affine import AffineMap
 
+from linalg_ext.iterator_types import iterator_types
 from linalg_ext.shaped import rank_of_value
-from linalg_ext.transforms.affine_maps import projection
-from linalg_ext.transforms.dps import iterator_types
 
 
 def _dimensions(op: BroadcastOp | ReduceOp) -> set[int]:
     return set(op.dimensions.get_values())
+
+
+def _without_dimensions(op: BroadcastOp | ReduceOp, rank: int) -> AffineMapAttr:
+    """The identity on `rank` loops, less the op's `dimensions`."""
+    dimensions = _dimensions(op)
+    return AffineMapAttr(
+        AffineMap.identity(rank).drop_results([d in dimensions for d in range(rank)])
+    )
 
 
 def _inputs(op: BroadcastOp | ReduceOp) -> tuple[SSAValue]:
@@ -44,7 +51,7 @@ def _broadcast_maps(op: BroadcastOp) -> ArrayAttr[AffineMapAttr]:
     rank = rank_of_value(op.init)
     return ArrayAttr(
         (
-            AffineMapAttr(projection(rank, _dimensions(op))),
+            _without_dimensions(op, rank),
             AffineMapAttr(AffineMap.identity(rank)),
         )
     )
@@ -59,7 +66,7 @@ def _reduce_maps(op: ReduceOp) -> ArrayAttr[AffineMapAttr]:
     return ArrayAttr(
         (
             AffineMapAttr(AffineMap.identity(rank)),
-            AffineMapAttr(projection(rank, _dimensions(op))),
+            _without_dimensions(op, rank),
         )
     )
 

@@ -429,10 +429,16 @@ class FunctionAnalysis:
             return Decision.RETURNED
         parent = terminator.parent_op()
         assert parent is not None
+        # Only the merges of loops and ifs are ever rejected.
+        merges = (
+            [Merge(parent, position) for position, _ in passed]
+            if isinstance(parent, scf.ForOp | scf.IfOp)
+            else []
+        )
         reasons = [
             f"{merge.describe()}: {self.rejected[merge]}"
-            for position, _ in passed
-            if (merge := Merge(parent, position)) in self.rejected  # pyright: ignore[reportArgumentType]
+            for merge in merges
+            if merge in self.rejected
         ]
         detail = f" ({'; '.join(reasons)})" if reasons else ""
         raise NotOwned(

@@ -32,7 +32,13 @@ from linalg_ext.dialect.verifiers import (
     verify_body,
     verify_destination_style,
 )
-from linalg_ext.shaped import extents_compatible, format_shape, rank_of, shape_of
+from linalg_ext.shaped import (
+    element_type_of,
+    extents_compatible,
+    format_shape,
+    rank_of,
+    shape_of,
+)
 from linalg_ext.type_functions import can_cast_signed, cast_signed, is_int_or_float
 from linalg_ext.verification import op_error
 
@@ -94,7 +100,7 @@ class BatchMatmulOp(IRDLOperation):
         attributes: Mapping[str, Attribute] | None = None,
     ):
         element_types = [
-            v.type.get_element_type()
+            element_type_of(v.type)
             for v in (lhs, rhs, init)
             if isinstance(v.type, ShapedType)
         ]
@@ -147,7 +153,7 @@ class BatchMatmulOp(IRDLOperation):
             )
         for value in (*ins, *outs):
             if not isinstance(value.type, ShapedType) or not is_int_or_float(
-                value.type.get_element_type()
+                element_type_of(value.type)
             ):
                 parser.raise_error(
                     "'linalg_ext.batch_matmul' expects tensor or memref operands "
@@ -177,18 +183,18 @@ class BatchMatmulOp(IRDLOperation):
         assert isinstance(rhs_type, ShapedType)
         assert isinstance(init_type, ShapedType)
         for role, type_ in (("lhs", lhs_type), ("rhs", rhs_type), ("init", init_type)):
-            if not is_int_or_float(type_.get_element_type()):
+            if not is_int_or_float(element_type_of(type_)):
                 op_error(
                     self,
                     f"expected {role} element type to be an integer or float type, "
-                    f"got {type_.get_element_type()}",
+                    f"got {element_type_of(type_)}",
                 )
-        init_element = init_type.get_element_type()
+        init_element = element_type_of(init_type)
         for role, type_ in (("lhs", lhs_type), ("rhs", rhs_type)):
-            if not can_cast_signed(type_.get_element_type(), init_element):
+            if not can_cast_signed(element_type_of(type_), init_element):
                 op_error(
                     self,
-                    f"expected {role} element type {type_.get_element_type()} to "
+                    f"expected {role} element type {element_type_of(type_)} to "
                     f"convert to the init element type {init_element}: floats of "
                     f"the same width cannot be converted by extf or truncf",
                 )
@@ -232,15 +238,15 @@ class BatchMatmulOp(IRDLOperation):
             self,
             self.body,
             upstream_linalg.YieldOp,
-            tuple(t.get_element_type() for t in (lhs_type, rhs_type, init_type)),
+            tuple(element_type_of(t) for t in (lhs_type, rhs_type, init_type)),
             "lhs, rhs and init elements",
-            (init_type.get_element_type(),),
+            (element_type_of(init_type),),
             "new init element",
         )
         # The custom form prints no body and the parser rebuilds the standard
         # one, so any other body would silently change meaning on a round trip.
         expected_body = batch_matmul_body(
-            *(t.get_element_type() for t in (lhs_type, rhs_type, init_type))
+            *(element_type_of(t) for t in (lhs_type, rhs_type, init_type))
         )
         if not self.body.is_structurally_equivalent(expected_body):
             op_error(

@@ -30,8 +30,8 @@ from xdsl.traits import (
 )
 
 from linalg_ext.dialect.verifiers import verify_destination_style
+from linalg_ext.iterator_types import iterator_types
 from linalg_ext.shaped import rank_of_value
-from linalg_ext.transforms.dps import iterator_types
 
 
 class _InputsAndOutputs(Protocol):

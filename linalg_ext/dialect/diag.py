@@ -17,9 +17,8 @@ from linalg_ext.dialect.verifiers import (
     expect_same_element_type,
     expect_shape,
 )
+from linalg_ext.iterator_types import iterator_types
 from linalg_ext.shaped import extents_compatible, rank_of_value, shape_of
-from linalg_ext.transforms.affine_maps import projection
-from linalg_ext.transforms.dps import iterator_types
 from linalg_ext.verification import op_error
 
 
@@ -42,12 +41,9 @@ class DiagOp(LinalgExtDpsOp):
         only read where i == j: the maps say which elements exist, not which
         are read."""
         rank = rank_of_value(self.outputs[0])
-        return ArrayAttr(
-            (
-                AffineMapAttr(projection(rank, (rank - 1,))),
-                AffineMapAttr(AffineMap.identity(rank)),
-            )
-        )
+        identity = AffineMap.identity(rank)
+        without_j = identity.drop_results([False] * (rank - 1) + [True])
+        return ArrayAttr((AffineMapAttr(without_j), AffineMapAttr(identity)))
 
     def reads_output(self, index: int) -> bool:
         return False  # every element, on the diagonal or not, is written

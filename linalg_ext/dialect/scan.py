@@ -27,8 +27,13 @@ from linalg_ext.dialect.verifiers import (
     verify_body,
 )
 from linalg_ext.dialect.yield_op import YieldOp
-from linalg_ext.shaped import drop_dims, rank_of, rank_of_value, shape_of
-from linalg_ext.transforms.affine_maps import projection
+from linalg_ext.shaped import (
+    drop_dims,
+    element_type_of,
+    rank_of,
+    rank_of_value,
+    shape_of,
+)
 
 
 @irdl_op_definition
@@ -53,12 +58,11 @@ class ScanOp(LinalgExtDpsOp):
     def get_indexing_maps(self) -> ArrayAttr[AffineMapAttr]:
         """input and output: identity; accumulator: without `dimension`."""
         rank = rank_of_value(self.inputs[0])
+        identity = AffineMap.identity(rank)
+        dimension = self.dimension.value.data
+        reduced = identity.drop_results([d == dimension for d in range(rank)])
         return ArrayAttr(
-            (
-                AffineMapAttr(AffineMap.identity(rank)),
-                AffineMapAttr(AffineMap.identity(rank)),
-                AffineMapAttr(projection(rank, (self.dimension.value.data,))),
-            )
+            (AffineMapAttr(identity), AffineMapAttr(identity), AffineMapAttr(reduced))
         )
 
     assembly_format = (
@@ -107,7 +111,7 @@ class ScanOp(LinalgExtDpsOp):
         expect_shape(
             self, "accumulator", accumulator_type, drop_dims(shape, [dimension])
         )
-        element = input_type.get_element_type()
+        element = element_type_of(input_type)
         verify_body(
             self,
             self.region,

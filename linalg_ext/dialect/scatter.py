@@ -18,8 +18,14 @@ from linalg_ext.dialect.verifiers import (
     verify_body,
 )
 from linalg_ext.dialect.yield_op import YieldOp
-from linalg_ext.shaped import format_shape, rank_of_value, shape_of, shapes_compatible
-from linalg_ext.transforms.dps import iterator_types
+from linalg_ext.iterator_types import iterator_types
+from linalg_ext.shaped import (
+    element_type_of,
+    format_shape,
+    rank_of_value,
+    shape_of,
+    shapes_compatible,
+)
 from linalg_ext.verification import op_error
 
 
@@ -109,8 +115,8 @@ class ScatterOp(LinalgExtDpsOp):
             self,
             self.region,
             YieldOp,
-            (src_type.get_element_type(), updates_type.get_element_type()),
+            (element_type_of(src_type), element_type_of(updates_type)),
             "src element, update element",
-            (src_type.get_element_type(),),
+            (element_type_of(src_type),),
             "new src element",
         )

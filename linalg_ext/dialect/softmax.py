@@ -22,7 +22,6 @@ from linalg_ext.dialect.verifiers import (
     expect_shape,
 )
 from linalg_ext.shaped import drop_dims, rank_of, rank_of_value, shape_of
-from linalg_ext.transforms.affine_maps import projection
 
 
 class SoftmaxLikeOp(LinalgExtDpsOp, ABC):
@@ -45,9 +44,13 @@ class SoftmaxLikeOp(LinalgExtDpsOp, ABC):
         """input and output: identity; max, accumulator, scale: without
         `dimension`."""
         rank = rank_of_value(self.inputs[0])
-        identity = AffineMapAttr(AffineMap.identity(rank))
-        reduced = AffineMapAttr(projection(rank, (self.dimension.value.data,)))
-        return ArrayAttr((identity, identity, reduced, reduced, reduced))
+        dimension = self.dimension.value.data
+        identity = AffineMap.identity(rank)
+        reduced = AffineMapAttr(
+            identity.drop_results([d == dimension for d in range(rank)])
+        )
+        whole = AffineMapAttr(identity)
+        return ArrayAttr((whole, whole, reduced, reduced, reduced))
 
     def __init__(
         self,

@@ -20,7 +20,7 @@ from linalg_ext.dialect.verifiers import (
     verify_body,
 )
 from linalg_ext.dialect.yield_op import YieldOp
-from linalg_ext.shaped import rank_of, shape_of
+from linalg_ext.shaped import element_type_of, rank_of, shape_of
 from linalg_ext.verification import op_error
 
 
@@ -120,7 +120,7 @@ class TopkOp(LinalgExtDpsOp):
                 f"expected K ({k}, the outputs' extent along dimension {dimension}) "
                 f"not to exceed the input extent along that dimension ({n})",
             )
-        element = values_type.get_element_type()
+        element = element_type_of(values_type)
         verify_body(
             self,
             self.region,

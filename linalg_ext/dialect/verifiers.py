@@ -22,6 +22,7 @@ from xdsl.ir import Attribute, Operation, Region, SSAValue
 
 from linalg_ext.shaped import (
     Shape,
+    element_type_of,
     format_shape,
     is_ranked_shaped,
     join_shapes,
@@ -72,29 +73,29 @@ def expect_shape(op: Operation, role: str, type_: ShapedType, expected: Shape) -
 def expect_same_element_type(
     op: Operation, role: str, type_: ShapedType, ref_role: str, ref: ShapedType
 ):
-    if type_.get_element_type() != ref.get_element_type():
+    if element_type_of(type_) != element_type_of(ref):
         op_error(
             op,
             f"expected {role} element type to match {ref_role} element type "
-            f"{ref.get_element_type()}, got {type_.get_element_type()}",
+            f"{element_type_of(ref)}, got {element_type_of(type_)}",
         )
 
 
 def expect_float_elements(op: Operation, role: str, type_: ShapedType):
-    if not isinstance(type_.get_element_type(), AnyFloat):
+    if not isinstance(element_type_of(type_), AnyFloat):
         op_error(
             op,
             f"expected {role} element type to be a float type, "
-            f"got {type_.get_element_type()}",
+            f"got {element_type_of(type_)}",
         )
 
 
 def expect_integer_elements(op: Operation, role: str, type_: ShapedType):
-    if not isinstance(type_.get_element_type(), IntegerType | IndexType):
+    if not isinstance(element_type_of(type_), IntegerType | IndexType):
         op_error(
             op,
             f"expected {role} element type to be an integer or index type, "
-            f"got {type_.get_element_type()}",
+            f"got {element_type_of(type_)}",
         )
 
 

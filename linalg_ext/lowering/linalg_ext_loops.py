@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from math import prod
+from typing import TypeVar
 
 from xdsl.dialects import arith, math, memref
 from xdsl.dialects.builtin import (
@@ -47,6 +48,11 @@ def _shaped_types(op: Operation) -> list[Attribute]:
 def _element(value: SSAValue) -> Attribute:
     assert isinstance(value.type, MemRefType)
     return value.type.get_element_type()
+
+
+def _shape(value: SSAValue) -> tuple[int, ...]:
+    assert isinstance(value.type, MemRefType)
+    return value.type.get_shape()
 
 
 def _can_make_zero(type_: Attribute) -> bool:
@@ -129,7 +135,7 @@ def lower_softmax(b: LoopNestBuilder, op: le.SoftmaxLikeOp) -> None:
     output, max_, accumulator, scale = op.outputs
     element = _element(x)
     dimension = op.dimension.value.data
-    rank = len(x.type.get_shape())  # pyright: ignore[reportAttributeAccessIssue]
+    rank = len(_shape(x))
     outer_dims = [d for d in range(rank) if d != dimension]
     outer_extents = [
         _extent(
@@ -186,7 +192,7 @@ def lower_softmax(b: LoopNestBuilder, op: le.SoftmaxLikeOp) -> None:
 def lower_diag(b: LoopNestBuilder, op: le.DiagOp) -> None:
     """Every row of every matrix zeroed, then its diagonal element stored."""
     vector, matrix = op.inputs[0], op.outputs[0]
-    rank = len(matrix.type.get_shape())  # pyright: ignore[reportAttributeAccessIssue]
+    rank = len(_shape(matrix))
     extents = [_extent(b, (vector, d), (matrix, d)) for d in range(rank - 1)]
     columns = _extent(b, (vector, rank - 2), (matrix, rank - 2), (matrix, rank - 1))
     zero = b.constant(0, _element(matrix))
@@ -212,7 +218,7 @@ def lower_scan(b: LoopNestBuilder, op: le.ScanOp) -> None:
     output, accumulator = op.outputs
     dimension = op.dimension.value.data
     inclusive = bool(op.inclusive.value.data)
-    rank = len(x.type.get_shape())  # pyright: ignore[reportAttributeAccessIssue]
+    rank = len(_shape(x))
     outer_dims = [d for d in range(rank) if d != dimension]
     outer_extents = [
         _extent(b, (x, d), (output, d), (accumulator, i))
@@ -240,9 +246,9 @@ def lower_scatter(b: LoopNestBuilder, op: le.ScatterOp) -> None:
     once, then its window element by element through the combiner."""
     indices, updates = op.inputs
     src = op.outputs[0]
-    index_shape = indices.type.get_shape()  # pyright: ignore[reportAttributeAccessIssue]
+    index_shape = _shape(indices)
     batch_rank, depth = len(index_shape) - 1, index_shape[-1]
-    window_rank = len(updates.type.get_shape()) - batch_rank  # pyright: ignore
+    window_rank = len(_shape(updates)) - batch_rank
     batch_extents = [_extent(b, (indices, d), (updates, d)) for d in range(batch_rank)]
     window_extents = [
         _extent(b, (updates, batch_rank + d), (src, depth + d))
@@ -279,11 +285,11 @@ def lower_topk(b: LoopNestBuilder, op: le.TopkOp) -> None:
     given_indices = op.inputs[1] if len(op.inputs) == 2 else None
     out_values, out_indices = op.outputs
     dimension = op.dimension.value.data
-    rank = len(values.type.get_shape())  # pyright: ignore[reportAttributeAccessIssue]
+    rank = len(_shape(values))
     known = [
         size
         for output in (out_values, out_indices)
-        if (size := output.type.get_shape()[dimension]) != DYNAMIC_INDEX  # pyright: ignore
+        if (size := _shape(output)[dimension]) != DYNAMIC_INDEX
     ]
     k_static = known[0] if known else DYNAMIC_INDEX
     if k_static == 0:
@@ -299,7 +305,7 @@ def lower_topk(b: LoopNestBuilder, op: le.TopkOp) -> None:
     n_known = [
         size
         for source in sources
-        if (size := source.type.get_shape()[dimension]) != DYNAMIC_INDEX  # pyright: ignore
+        if (size := _shape(source)[dimension]) != DYNAMIC_INDEX
     ]
     sorts_all = k_static != DYNAMIC_INDEX and k_static in n_known[:1]
     k = _extent(b, (out_values, dimension), (out_indices, dimension))
@@ -412,8 +418,9 @@ def lower_layer_norm(b: LoopNestBuilder, op: le.LayerNormOp) -> None:
         (op.outputs[1], op.outputs[2]) if len(op.outputs) == 3 else (None, None)
     )
     element = _element(x)
+    assert isinstance(element, AnyFloat)  # verified: layer_norm is on floats
     axes = op.axis_values
-    rank = len(x.type.get_shape())  # pyright: ignore[reportAttributeAccessIssue]
+    rank = len(_shape(x))
     others = [d for d in range(rank) if d not in axes]
 
     def dims_of(d: int) -> list[tuple[SSAValue, int]]:
@@ -428,8 +435,9 @@ def lower_layer_norm(b: LoopNestBuilder, op: le.LayerNormOp) -> None:
     outer_extents = [_extent(b, *dims_of(d)) for d in others]
     axis_extents = [_extent(b, *dims_of(d)) for d in axes]
     static_sizes = [static_extent(*dims_of(d)) for d in axes]
-    if None not in static_sizes:
-        count_float = b.constant(float(prod(static_sizes)), element)  # pyright: ignore
+    known_sizes = [size for size in static_sizes if size is not None]
+    if len(known_sizes) == len(static_sizes):
+        count_float = b.constant(float(prod(known_sizes)), element)
     else:
         count = axis_extents[0]
         for size in axis_extents[1:]:
@@ -492,7 +500,7 @@ def lower_batch_matmul(b: LoopNestBuilder, op: le.BatchMatmulOp) -> None:
     init's element through the op's multiply-accumulate body."""
     lhs, rhs, init = op.lhs, op.rhs, op.init
     layout = op.layout.data
-    rank = len(init.type.get_shape())  # pyright: ignore[reportAttributeAccessIssue]
+    rank = len(_shape(init))
     batch = rank - 2
     m_dim = batch if layout[0] == "n" else batch + 1
     k_lhs_dim = batch + 1 if layout[0] == "n" else batch
@@ -530,16 +538,32 @@ def lower_custom(b: LoopNestBuilder, op: le.CustomOp) -> None:
             b.insert(memref.CopyOp(value, output))
 
 
+_OpT = TypeVar("_OpT", bound=Operation)
+
+
+def _checked(
+    op_class: type[_OpT], lower: Callable[[LoopNestBuilder, _OpT], None]
+) -> Callable[[LoopNestBuilder, Operation], None]:
+    """`lower` as a lowering of any op, checking that the op is an
+    `op_class`: a registry keyed by class cannot say each entry's op type."""
+
+    def lower_checked(b: LoopNestBuilder, op: Operation) -> None:
+        assert isinstance(op, op_class)
+        lower(b, op)
+
+    return lower_checked
+
+
 LOWERINGS: dict[type[Operation], Callable[[LoopNestBuilder, Operation], None]] = {
-    le.SoftmaxOp: lower_softmax,  # pyright: ignore[reportAssignmentType]
-    le.UnnormSoftmaxOp: lower_softmax,  # pyright: ignore[reportAssignmentType]
-    le.DiagOp: lower_diag,  # pyright: ignore[reportAssignmentType]
-    le.ScanOp: lower_scan,  # pyright: ignore[reportAssignmentType]
-    le.ScatterOp: lower_scatter,  # pyright: ignore[reportAssignmentType]
-    le.TopkOp: lower_topk,  # pyright: ignore[reportAssignmentType]
-    le.LayerNormOp: lower_layer_norm,  # pyright: ignore[reportAssignmentType]
-    le.BatchMatmulOp: lower_batch_matmul,  # pyright: ignore[reportAssignmentType]
-    le.CustomOp: lower_custom,  # pyright: ignore[reportAssignmentType]
+    le.SoftmaxOp: _checked(le.SoftmaxOp, lower_softmax),
+    le.UnnormSoftmaxOp: _checked(le.UnnormSoftmaxOp, lower_softmax),
+    le.DiagOp: _checked(le.DiagOp, lower_diag),
+    le.ScanOp: _checked(le.ScanOp, lower_scan),
+    le.ScatterOp: _checked(le.ScatterOp, lower_scatter),
+    le.TopkOp: _checked(le.TopkOp, lower_topk),
+    le.LayerNormOp: _checked(le.LayerNormOp, lower_layer_norm),
+    le.BatchMatmulOp: _checked(le.BatchMatmulOp, lower_batch_matmul),
+    le.CustomOp: _checked(le.CustomOp, lower_custom),
 }
 """The lowering of each op with outputs; `linalg_ext.alias` is replaced by
 its operand, and `linalg_ext.yield` goes with its parent's region."""

@@ -144,7 +144,9 @@ class MemRefDescriptor:
         self.rank = 0 if len(value.type.types.data) == 3 else self._array_size()
 
     def _array_size(self) -> int:
-        array = self.value.type.types.data[SIZES]  # pyright: ignore
+        descriptor = self.value.type
+        assert isinstance(descriptor, llvm.LLVMStructType)  # as __init__ checked
+        array = descriptor.types.data[SIZES]
         assert isinstance(array, llvm.LLVMArrayType)
         return array.size.data
 

@@ -257,7 +257,7 @@ class LoopNestBuilder(Builder):
             self.at(InsertPoint.at_end(block)), block.args[0], tuple(block.args[1:])
         )
         block.add_op(scf.YieldOp(*yielded))
-        bounds = [self.bound(b) for b in (lower, upper, step)]
+        bounds = (self.bound(lower), self.bound(upper), self.bound(step))
         loop = self.insert(scf.ForOp(*bounds, inits, block))
         for result, result_name in zip(loop.results, names, strict=False):
             result.name_hint = result_name

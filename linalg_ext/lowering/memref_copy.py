@@ -167,6 +167,8 @@ def lower_copy(op: memref.CopyOp) -> None:
     def memcpy(at: Emitter, start: tuple[SSAValue, SSAValue], length: Index) -> None:
         at.emit(MemcpyOp(start[1], start[0], at.value(length)))
 
+    # The memcpy's pointers and length, when it may be used.
+    memcpy_args: tuple[tuple[SSAValue, SSAValue], SSAValue] | None = None
     if contiguous is not False:
         length = emitter.mul(emitter.product(extents), source.element_bytes)
         start = (source.start_pointer(), target.start_pointer())
@@ -174,7 +176,7 @@ def lower_copy(op: memref.CopyOp) -> None:
             memcpy(emitter, start, length)
             Rewriter.erase_op(op)
             return
-        length_value = emitter.value(length)
+        memcpy_args = (start, emitter.value(length))
     # Read every field the loops need here, where it dominates them.
     for memref_value in (source, target):
         memref_value.aligned_ptr()
@@ -200,9 +202,9 @@ def lower_copy(op: memref.CopyOp) -> None:
     # Decided at run time: memcpy when both are contiguous, else the loops.
     fast, slow = Block(), Block()
     Rewriter.insert_block([fast, slow], BlockInsertPoint.before(rest))
-    assert not isinstance(contiguous, bool)
+    assert not isinstance(contiguous, bool) and memcpy_args is not None
     block.add_op(llvm.CondBrOp(contiguous, fast, [], slow, []))
     fast_emitter = Emitter(InsertPoint.at_end(fast))
-    memcpy(fast_emitter, start, length_value)
+    memcpy(fast_emitter, *memcpy_args)
     fast.add_op(llvm.BrOp(rest))
     emit_loop_nest(slow, rest, bounds, copy_element)

@@ -107,7 +107,9 @@ class Emitter(Builder):
             return self.rewriter.insert(op, self.insertion_point)
         return self.insert(op)
 
-    def constant(self, value: int, type_: Attribute = INDEX_TYPE) -> SSAValue:
+    def constant(
+        self, value: int, type_: IntegerType | IndexType = INDEX_TYPE
+    ) -> SSAValue:
         key = (value, type_)
         if key not in self._constants:
             op = self.emit(llvm.ConstantOp(IntegerAttr(value, type_), type_))
@@ -375,7 +377,9 @@ def lowered_memref(
 
 
 def mixed_indices(
-    static: DenseArrayBase, dynamic: Sequence[SSAValue], emitter: Emitter
+    static: DenseArrayBase[IntegerType],
+    dynamic: Sequence[SSAValue],
+    emitter: Emitter,
 ) -> list[Index]:
     """A static list with DYNAMIC_INDEX holes filled, in order, from
     `dynamic`."""

@@ -15,6 +15,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from xdsl.dialects import llvm, memref
@@ -52,6 +53,9 @@ from linalg_ext.lowering.memref_ops import (
     row_major_strides,
 )
 from linalg_ext.lowering.memref_runtime import RuntimeFunctions
+
+_DenseValue = int | float | tuple[int, int] | tuple[float, float]
+"""An element of a dense attribute, as `get_values` gives it."""
 
 GLOBAL_MARKER = 0xDEADBEEF
 """The allocated pointer of a `memref.get_global` descriptor (upstream's):
@@ -200,6 +204,17 @@ class LowerExtractAlignedPointer(RewritePattern):
         replace_with_llvm(op, [], [address], rewriter)
 
 
+def _dense_from_list(
+    element_type: Attribute, count: int, values: Sequence[_DenseValue]
+) -> DenseIntOrFPElementsAttr:
+    """A dense attribute of `count` elements of `element_type`: `values`, or
+    a splat of one. xDSL's `from_list` overloads each need the element kind
+    (float, integer, complex) known statically; its implementation takes
+    any, as here."""
+    type_ = TensorType(element_type, [count])
+    return DenseIntOrFPElementsAttr.from_list(type_, values)  # pyright: ignore[reportCallIssue, reportArgumentType]
+
+
 def _flat_initializer(
     value: DenseIntOrFPElementsAttr, element_type: Attribute
 ) -> DenseIntOrFPElementsAttr:
@@ -209,7 +224,7 @@ def _flat_initializer(
     count = len(values)
     if value.is_splat():
         values = values[:1]
-    return DenseIntOrFPElementsAttr.from_list(TensorType(element_type, [count]), values)
+    return _dense_from_list(element_type, count, values)
 
 
 class LowerGlobal(RewritePattern):
@@ -226,9 +241,7 @@ class LowerGlobal(RewritePattern):
             # `uninitialized`: upstream's initializer is undef; zeros are one
             # of its values, and the same on every run.
             zero = 0.0 if isinstance(element_type, AnyFloat) else 0
-            value = DenseIntOrFPElementsAttr.from_list(
-                TensorType(element_type, [count]), [zero]
-            )
+            value = _dense_from_list(element_type, count, [zero])
         private = op.sym_visibility.data == "private"
         rewriter.replace(
             op,

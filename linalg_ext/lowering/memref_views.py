@@ -13,7 +13,8 @@ from collections.abc import Sequence
 
 from xdsl.dialects import memref
 from xdsl.dialects.builtin import DYNAMIC_INDEX, MemRefType
-from xdsl.ir import Attribute, Operation
+from xdsl.dialects.utils.reshape_ops_utils import ArrayOfIntArrayAttr
+from xdsl.ir import Operation
 from xdsl.pattern_rewriter import (
     PatternRewriter,
     RewritePattern,
@@ -108,10 +109,8 @@ class LowerSubview(RewritePattern):
         kept = _kept_dims(list(op.static_sizes.get_values()), shape)
         new_sizes = [known(shape[i], sizes[d]) for i, d in enumerate(kept)]
         new_strides = [
-            static_strides[i]
-            if static_strides[i] is not None
-            else emitter.mul(source.stride(d), steps[d])
-            for i, d in enumerate(kept)
+            stride if stride is not None else emitter.mul(source.stride(d), steps[d])
+            for stride, d in ((static_strides[i], d) for i, d in enumerate(kept))
         ]
         _replace_with_view(
             op,
@@ -148,11 +147,8 @@ class LowerReinterpretCast(RewritePattern):
         )
 
 
-def _groups(reassociation: Attribute) -> list[list[int]]:
-    return [
-        [entry.value.data for entry in group]  # pyright: ignore
-        for group in reassociation  # pyright: ignore
-    ]
+def _groups(reassociation: ArrayOfIntArrayAttr) -> list[list[int]]:
+    return [[entry.value.data for entry in group] for group in reassociation]
 
 
 class LowerExpandShape(RewritePattern):
@@ -170,9 +166,10 @@ class LowerExpandShape(RewritePattern):
         strides: list[Index] = [0] * len(sizes)
         for source_dim, group in enumerate(_groups(op.reassociation)):
             group_strides = [static_strides[d] for d in group]
-            if all(s is not None for s in group_strides):
-                for dim, stride in zip(group, group_strides, strict=True):
-                    strides[dim] = stride  # pyright: ignore[reportArgumentType]
+            known_strides = [s for s in group_strides if s is not None]
+            if len(known_strides) == len(group_strides):
+                for dim, stride in zip(group, known_strides, strict=True):
+                    strides[dim] = stride
                 continue
             running = source.stride(source_dim)
             for dim in reversed(group):
@@ -209,8 +206,8 @@ class LowerCollapseShape(RewritePattern):
                 sizes.append(emitter.product([source.size(d) for d in group]))
             else:
                 sizes.append(shape[dim])
-            if static_strides[dim] is not None:
-                strides.append(static_strides[dim])  # pyright: ignore[reportArgumentType]
+            if (static_stride := static_strides[dim]) is not None:
+                strides.append(static_stride)
                 continue
             stride: Index = source.stride(group[0]) if group else 1
             for d in group[1:]:

@@ -28,12 +28,16 @@ from xdsl.dialects.builtin import (
     IntegerType,
     PackableType,
     ShapedType,
+    StructPackableType,
 )
+from xdsl.dialects.utils.reshape_ops_utils import ArrayOfIntArrayAttr
 from xdsl.interpreters.builtin import xtype_for_el_type
 from xdsl.interpreters.shaped_array import ShapedArray
 from xdsl.interpreters.utils.ptr import RawPtr, TypedPtr
 from xdsl.ir import Attribute, Operation
 from xdsl.utils.exceptions import InterpretationError
+
+from linalg_ext import shaped
 
 
 def row_major_strides(shape: Sequence[int]) -> list[int]:
@@ -92,15 +96,15 @@ class StridedArray(ShapedArray[Any]):
         """The elements in row-major order (a copy, as for `ShapedArray`)."""
         return numpy_view(self).ravel().tolist()
 
-    def copy(self) -> ShapedArray[Any]:  # pyright: ignore[reportIncompatibleMethodOverride]
+    def copy(self) -> ShapedArray[Any]:
         return contiguous_copy(self)
 
-    def with_shape(self, new_shape: Sequence[int]) -> ShapedArray[Any]:  # pyright: ignore[reportIncompatibleMethodOverride]
+    def with_shape(self, new_shape: Sequence[int]) -> ShapedArray[Any]:
         if prod(new_shape) != self.size:
             raise ValueError(f"cannot view {self.shape} as {list(new_shape)}")
         return ShapedArray(contiguous_copy(self).data_ptr, list(new_shape))
 
-    def transposed(self, dim0: int, dim1: int) -> ShapedArray[Any]:  # pyright: ignore[reportIncompatibleMethodOverride]
+    def transposed(self, dim0: int, dim1: int) -> ShapedArray[Any]:
         return contiguous_copy(self).transposed(dim0, dim1)
 
     def __format__(self, format_spec: str) -> str:
@@ -136,11 +140,19 @@ def make_view(
     return StridedArray(pointer, list(shape), list(strides))
 
 
+def struct_format(xtype: PackableType[Any]) -> str:
+    """The `struct` format of an element xtype. xDSL types its xtypes as
+    PackableType; those of elements are StructPackableTypes, which have one."""
+    if not isinstance(xtype, StructPackableType):
+        raise TypeError(f"{xtype} has no struct format")
+    return xtype.format
+
+
 def numpy_dtype(element_type: Attribute, index_bitwidth: Literal[32, 64] = 64):
     """The numpy dtype with the interpreter's memory layout for an element type."""
     try:
         xtype = xtype_for_el_type(element_type, index_bitwidth)
-        return np.dtype(xtype.format)  # pyright: ignore[reportAttributeAccessIssue]
+        return np.dtype(struct_format(xtype))
     except (NotImplementedError, AttributeError, TypeError) as error:
         raise InterpretationError(
             f"element type {element_type} cannot be interpreted"
@@ -194,7 +206,7 @@ def destination_results(
 def numpy_view(array: ShapedArray[Any]) -> np.ndarray:
     """The array's elements as a numpy array sharing its memory."""
     pointer = array.data_ptr
-    dtype = np.dtype(pointer.xtype.format)  # pyright: ignore[reportAttributeAccessIssue]
+    dtype = np.dtype(struct_format(pointer.xtype))
     if array.size == 0:
         # Nothing to share; numpy would still check the offset of an empty
         # view, which may lie past the end of its source.
@@ -217,7 +229,7 @@ def array_from_numpy(
     values: np.ndarray, xtype: PackableType[Any], shape: Sequence[int] | None = None
 ) -> ShapedArray[Any]:
     """A new contiguous ShapedArray of `xtype` holding `values` (converted)."""
-    dtype = np.dtype(xtype.format)  # pyright: ignore[reportAttributeAccessIssue]
+    dtype = np.dtype(struct_format(xtype))
     data = np.ascontiguousarray(values, dtype=dtype)
     pointer = TypedPtr[Any](RawPtr(bytearray(data.tobytes())), xtype=xtype)
     return ShapedArray(pointer, list(values.shape if shape is None else shape))
@@ -245,7 +257,7 @@ def contiguous_copy(array: ShapedArray[Any]) -> ShapedArray[Any]:
 
 def element_type_of(type_: Attribute) -> Attribute:
     assert isinstance(type_, ShapedType)
-    return type_.get_element_type()
+    return shaped.element_type_of(type_)
 
 
 # --------------------------------------------------------------------------
@@ -397,12 +409,9 @@ def kept_slice_dims(
     return kept
 
 
-def reassociation_groups(reassociation: Attribute) -> list[list[int]]:
+def reassociation_groups(reassociation: ArrayOfIntArrayAttr) -> list[list[int]]:
     """The dimension groups of a `reassociation` property."""
-    return [
-        [entry.value.data for entry in group.data]  # pyright: ignore
-        for group in reassociation.data  # pyright: ignore
-    ]
+    return [[entry.value.data for entry in group.data] for group in reassociation.data]
 
 
 def check_groups(

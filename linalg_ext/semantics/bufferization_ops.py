@@ -58,7 +58,7 @@ class BufferizationOpFunctions(InterpreterFunctions):
     ) -> PythonValues:
         (buffer,) = args
         clone = contiguous_copy(buffer)
-        allocation_tracker(interpreter).allocate(op, clone)  # pyright: ignore[reportArgumentType]
+        allocation_tracker(interpreter).allocate(op, clone)
         return (clone,)
 
     @impl(bufferization.AllocTensorOp)

@@ -20,7 +20,7 @@ from itertools import product
 from typing import Any
 
 import numpy as np
-from xdsl.dialects.builtin import DYNAMIC_INDEX, DenseArrayBase, TensorType
+from xdsl.dialects.builtin import DYNAMIC_INDEX, DenseArrayBase, IntegerType, TensorType
 from xdsl.dialects.tensor import YieldOp as TensorYieldOp
 from xdsl.interpreter import (
     Interpreter,
@@ -31,6 +31,7 @@ from xdsl.interpreter import (
     impl_terminator,
     register_impls,
 )
+from xdsl.ir.affine import AffineDimExpr, AffineMap
 from xdsl.utils.exceptions import InterpretationError
 
 from linalg_ext.compat.affine_ops import MaxOp
@@ -64,9 +65,18 @@ from linalg_ext.semantics.structured import (
     run_structured_op,
     running_points,
 )
+from linalg_ext.shaped import element_type_or_self
 
 
-def _mixed(static: DenseArrayBase, dynamic: Iterator[Any]) -> list[int]:
+def _loops_picked(indexing_map: AffineMap) -> list[int]:
+    """The loops a map of only loop dimensions picks, in order."""
+    dims = [e for e in indexing_map.results if isinstance(e, AffineDimExpr)]
+    if len(dims) != len(indexing_map.results):
+        raise InterpretationError(f"expected a map of loop dimensions: {indexing_map}")
+    return [e.position for e in dims]
+
+
+def _mixed(static: DenseArrayBase[IntegerType], dynamic: Iterator[Any]) -> list[int]:
     """A static list with each dynamic entry taken, in order, from `dynamic`."""
     return [next(dynamic) if s == DYNAMIC_INDEX else s for s in static.get_values()]
 
@@ -142,7 +152,7 @@ class CompatOpFunctions(InterpreterFunctions):
     ) -> PythonValues:
         if output_aliases_operand(op, args):
             # In-place on memrefs: only loop order gives upstream's result.
-            return run_structured_op(interpreter, op, args)  # pyright: ignore[reportArgumentType]
+            return run_structured_op(interpreter, op, args)
         lhs, rhs = numpy_view(args[0]), numpy_view(args[1])
         (init,) = destinations(op, args[2:])
         out = numpy_view(init)
@@ -150,12 +160,12 @@ class CompatOpFunctions(InterpreterFunctions):
         # operand's dimensions follow: that is an einsum subscript.
         loop_letters = "bmnk"
         lhs_spec, rhs_spec, out_spec = (
-            "".join(loop_letters[e.position] for e in m.data.results)  # pyright: ignore
+            "".join(loop_letters[d] for d in _loops_picked(m.data))
             for m in op.indexing_maps.data
         )
         # The inputs are converted to the init's element type first, as the
         # body does (signed integers, wrapping arithmetic).
-        lhs_type, rhs_type = (a.type.get_element_type() for a in op.operands[:2])  # pyright: ignore
+        lhs_type, rhs_type = (element_type_or_self(a.type) for a in op.operands[:2])
         with np.errstate(all="ignore"):
             products = np.einsum(
                 f"{lhs_spec},{rhs_spec}->{out_spec}",

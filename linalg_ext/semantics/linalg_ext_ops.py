@@ -33,6 +33,7 @@ from linalg_ext.semantics.arrays import (
     numpy_view,
     signed_elements,
 )
+from linalg_ext.shaped import element_type_or_self
 
 
 def _scalar(value: Any) -> Any:
@@ -225,10 +226,7 @@ class LinalgExtFunctions(InterpreterFunctions):
             rhs = rhs.swapaxes(-1, -2)
         # Inputs are cast to the init's element type first (signed integers,
         # wrapping arithmetic), as the op's body does.
-        lhs_type, rhs_type = (
-            v.type.get_element_type()  # pyright: ignore[reportAttributeAccessIssue]
-            for v in (op.lhs, op.rhs)
-        )
+        lhs_type, rhs_type = (element_type_or_self(v.type) for v in (op.lhs, op.rhs))
         lhs = signed_elements(lhs, lhs_type).astype(out.dtype)
         rhs = signed_elements(rhs, rhs_type).astype(out.dtype)
         with np.errstate(all="ignore"):

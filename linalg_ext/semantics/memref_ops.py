@@ -29,7 +29,7 @@ from dataclasses import dataclass, field
 from math import prod
 from typing import Any
 
-from xdsl.dialects import func, memref
+from xdsl.dialects import bufferization, func, memref
 from xdsl.dialects.builtin import MemRefType
 from xdsl.interpreter import (
     Interpreter,
@@ -77,9 +77,10 @@ def _function_of(op: Operation) -> str | None:
 
 @dataclass(frozen=True)
 class Allocation:
-    """One buffer made by `memref.alloc` or `memref.alloca`."""
+    """One buffer made by `memref.alloc`, `memref.alloca` or
+    `bufferization.clone`."""
 
-    op: memref.AllocOp | memref.AllocaOp
+    op: memref.AllocOp | memref.AllocaOp | bufferization.CloneOp
     shape: tuple[int, ...]
     memory: bytearray = field(repr=False, compare=False)
 
@@ -122,7 +123,9 @@ class AllocationTracker:
     allocation."""
 
     def allocate(
-        self, op: memref.AllocOp | memref.AllocaOp, value: ShapedArray[Any]
+        self,
+        op: memref.AllocOp | memref.AllocaOp | bufferization.CloneOp,
+        value: ShapedArray[Any],
     ) -> None:
         memory = _memory(value)
         allocation = Allocation(op, tuple(value.shape), memory)
@@ -170,7 +173,7 @@ class AllocationTracker:
     def check_live(self, op: Operation, value: Any) -> None:
         """Raise if `value` is a view of a freed buffer."""
         if isinstance(value, ShapedArray):
-            allocation = self.freed.get(id(_memory(value)))  # pyright: ignore[reportUnknownArgumentType]
+            allocation = self.freed.get(id(_memory(value)))
             if allocation is not None:
                 raise InterpretationError(
                     f"{op.name}: use of a freed buffer (the buffer of "
@@ -179,7 +182,7 @@ class AllocationTracker:
 
     def leaks(self, kept: list[Any]) -> list[Allocation]:
         """The live allocations none of the `kept` values (views or not) is in."""
-        reachable = {id(_memory(v)) for v in kept if isinstance(v, ShapedArray)}  # pyright: ignore[reportUnknownArgumentType]
+        reachable = {id(_memory(v)) for v in kept if isinstance(v, ShapedArray)}
         return [a for key, a in self.live.items() if key not in reachable]
 
 

@@ -43,6 +43,7 @@ from xdsl.utils.exceptions import InterpretationError
 
 from linalg_ext.compat.arith_ops import RemFOp
 from linalg_ext.semantics.arrays import numpy_view, shaped_array
+from linalg_ext.shaped import element_type_or_self
 
 _FLOAT_DTYPES: dict[type[Attribute], np.dtype] = {
     Float16Type: np.dtype(np.float16),
@@ -52,7 +53,7 @@ _FLOAT_DTYPES: dict[type[Attribute], np.dtype] = {
 
 
 def _element_type(type_: Attribute) -> Attribute:
-    return type_.get_element_type() if isinstance(type_, ShapedType) else type_
+    return element_type_or_self(type_)
 
 
 def _float_dtype(op: Operation, type_: Attribute) -> np.dtype:
@@ -255,6 +256,7 @@ def _bitcast(self, interpreter: Interpreter, op: Operation, args: PythonValues):
     if isinstance(source, AnyFloat) == isinstance(target, AnyFloat):
         return (value,)
     float_type = source if isinstance(source, AnyFloat) else target
+    assert isinstance(float_type, AnyFloat)  # one of the two is, as checked
     code = {16: "e", 32: "f", 64: "d"}.get(float_type.bitwidth)
     if code is None:
         raise InterpretationError(f"'arith.bitcast' of {float_type} is not supported")

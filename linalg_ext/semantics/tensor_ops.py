@@ -49,11 +49,12 @@ from linalg_ext.semantics.arrays import (
     slice_operands,
     zeros,
 )
+from linalg_ext.shaped import element_type_of
 
 
 def _result_xtype(interpreter: Interpreter, type_: Attribute):
     assert isinstance(type_, ShapedType)
-    return element_xtype(type_.get_element_type(), interpreter.index_bitwidth)
+    return element_xtype(element_type_of(type_), interpreter.index_bitwidth)
 
 
 def _result_shape(

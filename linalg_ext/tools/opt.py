@@ -269,7 +269,7 @@ class LinalgExtOptMain(xDSLOptMain):
 
     def register_all_arguments(self, arg_parser: argparse.ArgumentParser) -> None:
         super().register_all_arguments(arg_parser)
-        flags = arg_parser._option_string_actions  # pyright: ignore[reportPrivateUsage]
+        flags = arg_parser._option_string_actions
         flags["--verify-diagnostics"].help = (
             "check the diagnostics produced against the file's "
             "`// expected-error {{...}}` (warning, note, remark) comments, as "
@@ -306,6 +306,7 @@ class LinalgExtOptMain(xDSLOptMain):
 
     # Running.
 
+    # xDSL's `run` returns nothing; ours returns the exit status.
     def run(self) -> int:  # pyright: ignore[reportIncompatibleMethodOverride]
         if self.args.list_passes:
             print(self.list_passes(), end="")

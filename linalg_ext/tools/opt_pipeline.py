@@ -4,7 +4,8 @@ xDSL's `PassPipeline.parse_spec` reports an unknown pass, an unknown option or
 a bad option value with a Python exception naming dataclass fields
 (`use_generic_functions`); here each becomes a `PipelineError` that spells
 options as on the command line (`use-generic-functions`) and lists the valid
-ones.
+ones (a bad value is said as every tool says it:
+`linalg_ext.pipelines.option_value_problem`).
 
 A pass that is a pipeline itself (`StagedPass`, e.g. `lower-to-llvm`) can be
 expanded into its stages, so that `--print-between-passes` and `--time-passes`
@@ -16,7 +17,6 @@ from __future__ import annotations
 import dataclasses
 import difflib
 import re
-import types
 import typing
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -28,6 +28,7 @@ from xdsl.passes import ModulePass
 from xdsl.utils.arg_spec import ArgSpec, parse_pipeline
 from xdsl.utils.exceptions import ArgSpecParseError
 
+from linalg_ext.pipelines import option_value_problem
 from linalg_ext.transforms.staged import StagedPass
 
 
@@ -60,44 +61,11 @@ def pass_options(pass_class: type[ModulePass]) -> dict[str, dataclasses.Field[An
     }
 
 
-def describe_type(hint: Any) -> str:
-    """What a value of an option's type looks like, for an error message."""
-    origin = typing.get_origin(hint)
-    if origin in (typing.Union, types.UnionType):
-        return " or ".join(
-            describe_type(a) for a in typing.get_args(hint) if a is not type(None)
-        )
-    if origin is tuple:
-        args = typing.get_args(hint)
-        return f"a comma-separated list of {_plural(args[0])}" if args else "a list"
-    return {
-        bool: "true or false",
-        int: "an integer",
-        float: "a number",
-        str: "a string",
-    }.get(hint, str(hint))
-
-
-def _plural(hint: Any) -> str:
-    return {bool: "booleans", int: "integers", float: "numbers", str: "strings"}.get(
-        hint, describe_type(hint)
-    )
-
-
-def _spell_value(values: tuple[Any, ...]) -> str:
-    return ",".join(str(v).lower() if isinstance(v, bool) else str(v) for v in values)
-
-
 def _check_options(pass_class: type[ModulePass], spec: ArgSpec) -> None:
     """Raise a PipelineError for an option the pass does not have or a value
     of the wrong type, naming the option as written."""
-    from xdsl.utils.arg_spec import (  # xDSL's own value conversion
-        _convert_arg_to_type,  # pyright: ignore[reportPrivateUsage]
-    )
-
     options = pass_options(pass_class)
-    hints = typing.get_type_hints(pass_class)
-    for given, values in spec.parameters.items():
+    for given in spec.parameters:
         option = options.get(hyphenated(given))
         if option is None:
             valid = ", ".join(sorted(options)) if options else "none"
@@ -107,14 +75,9 @@ def _check_options(pass_class: type[ModulePass], spec: ArgSpec) -> None:
                 f"pass '{spec.name}' has no option '{given}'{hint}; "
                 f"its options: {valid}"
             )
-        try:
-            _convert_arg_to_type(values, hints[option.name])
-        except (ValueError, TypeError) as error:
-            raise PipelineError(
-                f"pass '{spec.name}': option '{hyphenated(option.name)}' expects "
-                f"{describe_type(hints[option.name])}, got "
-                f"'{_spell_value(values) or '(no value)'}'"
-            ) from error
+    problem = option_value_problem(pass_class, spec)
+    if problem is not None:
+        raise PipelineError(problem)
 
 
 def _bare_flags_are_true(pass_class: type[ModulePass], spec: ArgSpec) -> ArgSpec:

@@ -1,34 +1,30 @@
-"""Affine-map algebra the passes need beyond xDSL's `AffineMap`."""
+"""Affine-map queries the passes need that xDSL's `AffineMap` lacks.
+
+Everything else is `AffineMap`'s own (`xdsl/ir/affine/affine_map.py`):
+`identity`, `minor_identity`, `compose`, `inverse_permutation`,
+`drop_dims`, `drop_results`, `used_dims`, `is_projected_permutation`, ...
+An identity test is `map_ == AffineMap.identity(map_.num_dims)`; the map
+keeping all loop dimensions but some is
+`AffineMap.identity(rank).drop_results([d in dropped for d in range(rank)])`.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Iterable
 
-from xdsl.ir.affine import AffineDimExpr, AffineExpr, AffineMap
+from xdsl.ir.affine import AffineDimExpr, AffineMap
 
 
 def is_permutation(map_: AffineMap) -> bool:
-    """Every loop dimension appears exactly once, and nothing else does."""
-    if map_.num_symbols or len(map_.results) != map_.num_dims:
-        return False
-    positions = [r.position for r in map_.results if isinstance(r, AffineDimExpr)]
-    return sorted(positions) == list(range(map_.num_dims))
-
-
-def is_identity(map_: AffineMap) -> bool:
-    """(d0, ..., dn) -> (d0, ..., dn), with no symbols."""
-    return map_ == AffineMap.identity(map_.num_dims)
+    """Every loop dimension appears exactly once, and nothing else does
+    (MLIR's `AffineMap::isPermutation`): a projected permutation that keeps
+    all dimensions."""
+    return map_.is_projected_permutation() and len(map_.results) == map_.num_dims
 
 
 def dims_used(maps: Iterable[AffineMap]) -> set[int]:
     """The loop dimensions that appear on their own as a result of some map
-    (those whose extent an operand's shape gives)."""
+    (those whose extent an operand's shape gives). Unlike
+    `AffineMap.used_dims`, a dimension used only inside a compound result
+    (`d0 + d1`) does not count: no operand dimension has its extent."""
     return {r.position for m in maps for r in m.results if isinstance(r, AffineDimExpr)}
-
-
-def projection(rank: int, dropped: Iterable[int] = ()) -> AffineMap:
-    """(d0, ..., d{rank-1}) -> the dims not in `dropped`, in order (the
-    identity when nothing is dropped)."""
-    dropped = set(dropped)
-    kept = tuple(AffineExpr.dimension(d) for d in range(rank) if d not in dropped)
-    return AffineMap(rank, 0, kept)

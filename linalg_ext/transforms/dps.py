@@ -8,11 +8,9 @@ and the `linalg_ext` ops that define their loops (`linalg_ext.diag`, ...).
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-
 from xdsl.dialects import scf, tensor
-from xdsl.dialects.builtin import ArrayAttr, TensorType
-from xdsl.dialects.linalg.attrs import IteratorType, IteratorTypeAttr
+from xdsl.dialects.builtin import TensorType
+from xdsl.dialects.linalg.attrs import IteratorType
 from xdsl.ir import Operation, OpResult, SSAValue, Use
 from xdsl.ir.affine import AffineMap
 from xdsl.traits import IsTerminator, is_side_effect_free
@@ -36,7 +34,7 @@ def init_for_result(op: Operation, result_index: int) -> SSAValue | None:
     from, or None if `op` is not destination-style."""
     if not is_structured(op):
         return None
-    tensor_outputs = [o for o in op.outputs if isinstance(o.type, TensorType)]  # pyright: ignore
+    tensor_outputs = [o for o in op.outputs if isinstance(o.type, TensorType)]  # pyright: ignore[reportAttributeAccessIssue]
     if result_index >= len(tensor_outputs):
         return None
     return tensor_outputs[result_index]
@@ -97,7 +95,7 @@ def is_pure_on_tensors(op: Operation) -> bool:
     no side effects (it only makes new tensors)."""
     if is_side_effect_free(op):
         return True
-    if not (has_loops(op) and has_tensor_semantics(op)):
+    if not (has_loops(op) and has_pure_tensor_semantics(op)):
         return False
     for region in op.regions:
         for nested in region.walk():
@@ -108,18 +106,11 @@ def is_pure_on_tensors(op: Operation) -> bool:
     return True
 
 
-def iterator_types(
-    rank: int, reductions: Iterable[int] = ()
-) -> ArrayAttr[IteratorTypeAttr]:
-    """`rank` loops: those in `reductions` reductions, the others parallel."""
-    reduced = set(reductions)
-    parallel, reduction = IteratorTypeAttr.parallel(), IteratorTypeAttr.reduction()
-    return ArrayAttr(reduction if d in reduced else parallel for d in range(rank))
-
-
-def has_tensor_semantics(op: Operation) -> bool:
+def has_pure_tensor_semantics(op: Operation) -> bool:
     """Every shaped operand and result is a ranked tensor (scalars are
-    allowed): the op makes new values and writes no buffer."""
+    allowed): the op makes new values and writes no buffer (what MLIR calls
+    pure tensor semantics for a destination-style op). Stricter than
+    bufferization's `has_tensor_semantics` (an op touching any tensor)."""
     return all(
         isinstance(v.type, TensorType) or not is_ranked_shaped(v.type)
         for v in op.operands
@@ -129,13 +120,13 @@ def has_tensor_semantics(op: Operation) -> bool:
 def is_all_parallel(op: Operation) -> bool:
     return all(
         t.data == IteratorType.PARALLEL
-        for t in op.get_iterator_types().data  # pyright: ignore
+        for t in op.get_iterator_types().data  # pyright: ignore[reportAttributeAccessIssue]
     )
 
 
 def output_map(op: Operation, output_index: int) -> AffineMap:
-    maps = op.get_indexing_maps().data  # pyright: ignore
-    return maps[len(op.inputs) + output_index].data  # pyright: ignore
+    maps = op.get_indexing_maps().data  # pyright: ignore[reportAttributeAccessIssue]
+    return maps[len(op.inputs) + output_index].data  # pyright: ignore[reportAttributeAccessIssue]
 
 
 def body_reads_output(op: Operation, output_index: int) -> bool:
@@ -148,7 +139,7 @@ def body_reads_output(op: Operation, output_index: int) -> bool:
     regions = op.regions
     if not regions or not regions[0].blocks:
         return True  # no visible body: assume it reads
-    argument = regions[0].block.args[len(op.inputs) + output_index]  # pyright: ignore
+    argument = regions[0].block.args[len(op.inputs) + output_index]  # pyright: ignore[reportAttributeAccessIssue]
     return bool(argument.uses)
 
 
@@ -157,7 +148,7 @@ def with_output(op: Operation, output_index: int, new_init: SSAValue) -> Operati
     its result of that index typed like the new init. `op` must return
     tensors, one result per output."""
     operands = list(op.operands)
-    operands[len(op.inputs) + output_index] = new_init  # pyright: ignore
+    operands[len(op.inputs) + output_index] = new_init  # pyright: ignore[reportAttributeAccessIssue]
     result_types = [r.type for r in op.results]
     result_types[output_index] = new_init.type
     return type(op).create(

@@ -111,7 +111,7 @@ def _unary(function: str, value: SSAValue) -> SSAValue:
 
 
 # function -> (float op, integer op, i1 op); None: upstream rejects it.
-_BINARY: dict[str, tuple[type[Operation] | None, ...]] = {
+_BINARY: dict[str, tuple[Callable[[SSAValue, SSAValue], Operation] | None, ...]] = {
     "add": (arith.AddfOp, arith.AddiOp, arith.OrIOp),
     "sub": (arith.SubfOp, arith.SubiOp, None),
     "mul": (arith.MulfOp, arith.MuliOp, arith.AndIOp),
@@ -137,7 +137,7 @@ def _binary(function: str, lhs: SSAValue, rhs: SSAValue) -> SSAValue:
         op_type = None
     if op_type is None:
         raise _Unsupported(f"{function} of {lhs.type}")
-    return op_type(lhs, rhs).results[0]  # pyright: ignore[reportCallIssue]
+    return op_type(lhs, rhs).results[0]
 
 
 def _cast(value: SSAValue, to_type: Attribute) -> SSAValue:

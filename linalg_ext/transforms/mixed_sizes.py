@@ -1,8 +1,12 @@
 """Sizes, offsets and strides that are either static or dynamic.
 
 A `Mixed` value is an `int` (known when compiling) or an `index`-typed
-`SSAValue` (known when running), like MLIR's OpFoldResult. Arithmetic on
-them folds what is static and emits `affine.apply` for the rest.
+`SSAValue` (known when running), like MLIR's OpFoldResult. Splitting a list
+of them into an op's static and dynamic halves, and joining those back, is
+xDSL's (`xdsl.dialects.utils.split_dynamic_index_list` and
+`get_dynamic_index_list`, with `DYNAMIC_INDEX` as the marker). What xDSL
+lacks is here: arithmetic on them that folds what is static and emits
+`affine.apply` for the rest, and materialising one as an SSA value.
 """
 
 from __future__ import annotations
@@ -10,25 +14,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from xdsl.dialects import affine, arith
-from xdsl.dialects.builtin import DYNAMIC_INDEX, AffineMapAttr, IndexType
+from xdsl.dialects.builtin import AffineMapAttr, IndexType
 from xdsl.ir import Operation, SSAValue
 from xdsl.ir.affine import AffineExpr, AffineMap
 
 Mixed = int | SSAValue
-
-
-def split_mixed(values: Sequence[Mixed]) -> tuple[list[int], list[SSAValue]]:
-    """(static list with DYNAMIC_INDEX for each dynamic entry, dynamic values):
-    the two halves slice ops keep."""
-    static = [v if isinstance(v, int) else DYNAMIC_INDEX for v in values]
-    dynamic = [v for v in values if isinstance(v, SSAValue)]
-    return static, dynamic
-
-
-def join_mixed(static: Sequence[int], dynamic: Sequence[SSAValue]) -> list[Mixed]:
-    """The inverse of `split_mixed`."""
-    remaining = iter(dynamic)
-    return [next(remaining) if s == DYNAMIC_INDEX else s for s in static]
+"""The element type of xDSL's dynamic index lists (`SSAValue | int`)."""
 
 
 def sum_mixed(terms: Sequence[Mixed], new_ops: list[Operation]) -> Mixed:

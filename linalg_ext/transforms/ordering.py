@@ -77,11 +77,9 @@ def _values_used(op: Operation) -> list[SSAValue]:
     for region in op.regions:
         for nested in region.walk():
             for operand in nested.operands:
-                owner = (
-                    operand.op
-                    if isinstance(operand, OpResult)
-                    else operand.block.parent_op()  # pyright: ignore
-                )
+                owner = operand.owner
+                if isinstance(owner, Block):
+                    owner = owner.parent_op()
                 if owner is None or not op.is_ancestor(owner):
                     used.append(operand)
     return used

@@ -11,11 +11,18 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from xdsl.dialects import tensor
-from xdsl.dialects.builtin import ArrayAttr, IntegerAttr, TensorType, i64
+from xdsl.dialects.builtin import (
+    DYNAMIC_INDEX,
+    ArrayAttr,
+    IntegerAttr,
+    TensorType,
+    i64,
+)
+from xdsl.dialects.utils import split_dynamic_index_list
 from xdsl.ir import Attribute, SSAValue
 from xdsl.ir.affine import AffineConstantExpr, AffineDimExpr, AffineMap
 
-from linalg_ext.transforms.mixed_sizes import Mixed, split_mixed
+from linalg_ext.transforms.mixed_sizes import Mixed
 
 Groups = list[list[int]]
 
@@ -26,11 +33,13 @@ def groups_of(reassociation: Attribute) -> Groups:
     groups: Groups = []
     for group in reassociation.data:
         assert isinstance(group, ArrayAttr)
-        groups.append([entry.value.data for entry in group.data])  # pyright: ignore
+        groups.append([entry.value.data for entry in group.data])
     return groups
 
 
-def reassociation_attr(groups: Sequence[Sequence[int]]) -> ArrayAttr:
+def reassociation_attr(
+    groups: Sequence[Sequence[int]],
+) -> ArrayAttr[ArrayAttr[IntegerAttr]]:
     """The `reassociation` property for `groups`."""
     return ArrayAttr(
         [ArrayAttr([IntegerAttr(d, i64) for d in group]) for group in groups]
@@ -65,7 +74,7 @@ def expand_shape(
     """`tensor.expand_shape` of `source` into a tensor of `sizes` (static or
     dynamic), grouped by `groups`."""
     assert isinstance(source.type, TensorType)
-    static, dynamic = split_mixed(sizes)
+    static, dynamic = split_dynamic_index_list(sizes, DYNAMIC_INDEX)
     result_type = TensorType(source.type.get_element_type(), static)
     return tensor.ExpandShapeOp(
         source, dynamic, reassociation_attr(groups), static, result_type

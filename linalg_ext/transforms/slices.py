@@ -7,11 +7,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from xdsl.dialects import tensor
-from xdsl.dialects.builtin import DenseArrayBase, TensorType, i64
+from xdsl.dialects.builtin import DYNAMIC_INDEX, TensorType
+from xdsl.dialects.utils import split_dynamic_index_list
 from xdsl.ir import SSAValue
 
 from linalg_ext.compat.forall_ops import ParallelInsertSliceOp
-from linalg_ext.transforms.mixed_sizes import Mixed, split_mixed
+from linalg_ext.transforms.mixed_sizes import Mixed
 
 
 def extract_slice(
@@ -20,11 +21,11 @@ def extract_slice(
     sizes: Sequence[Mixed],
     strides: Sequence[Mixed] | None = None,
 ) -> tensor.ExtractSliceOp:
-    """A slice of `source` of the given sizes (static where they are)."""
+    """A slice of `source` of the given sizes (static where they are), unit
+    strides unless given."""
     assert isinstance(source.type, TensorType)
     strides = [1] * len(sizes) if strides is None else strides
-    static_sizes, _ = split_mixed(sizes)
-    result_type = TensorType(source.type.get_element_type(), static_sizes)
+    result_type = tensor.ExtractSliceOp.infer_result_type(source.type, sizes)
     return tensor.ExtractSliceOp(source, offsets, sizes, strides, result_type)
 
 
@@ -35,19 +36,22 @@ def insert_slice(
     sizes: Sequence[Mixed],
     strides: Sequence[Mixed] | None = None,
 ) -> tensor.InsertSliceOp:
-    """`source` written into `dest` at the given place."""
+    """`source` written into `dest` at the given place, unit strides unless
+    given. (xDSL's `InsertSliceOp` has no builder from mixed values, as
+    `ExtractSliceOp` has: `get` takes the two halves of each list.)"""
     strides = [1] * len(sizes) if strides is None else strides
-    static_offsets, dynamic_offsets = split_mixed(offsets)
-    static_sizes, dynamic_sizes = split_mixed(sizes)
-    static_strides, dynamic_strides = split_mixed(strides)
-    return tensor.InsertSliceOp.build(
-        operands=[source, dest, dynamic_offsets, dynamic_sizes, dynamic_strides],
-        properties={
-            "static_offsets": DenseArrayBase.from_list(i64, static_offsets),
-            "static_sizes": DenseArrayBase.from_list(i64, static_sizes),
-            "static_strides": DenseArrayBase.from_list(i64, static_strides),
-        },
-        result_types=[dest.type],
+    static_offsets, dynamic_offsets = split_dynamic_index_list(offsets, DYNAMIC_INDEX)
+    static_sizes, dynamic_sizes = split_dynamic_index_list(sizes, DYNAMIC_INDEX)
+    static_strides, dynamic_strides = split_dynamic_index_list(strides, DYNAMIC_INDEX)
+    return tensor.InsertSliceOp.get(
+        source,
+        dest,
+        static_sizes,
+        static_offsets,
+        static_strides,
+        dynamic_offsets,
+        dynamic_sizes,
+        dynamic_strides,
     )
 
 

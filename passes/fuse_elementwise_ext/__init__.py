@@ -35,7 +35,7 @@ from xdsl.ir import Operation, OpResult, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import Rewriter
 
-from linalg_ext.transforms.dps import has_tensor_semantics
+from linalg_ext.transforms.dps import has_pure_tensor_semantics
 from linalg_ext.transforms.generalize import ELEMENTWISE_FUNCTIONS, generalize
 
 from .cleanup import (
@@ -89,7 +89,7 @@ class Fuser:
         simplify_dims(module)
         generics = []
         for op in [op for op in module.walk() if isinstance(op, GenericOp)]:
-            if has_tensor_semantics(op):
+            if has_pure_tensor_semantics(op):
                 break_init_dependency(op)
                 if fold_constant_inputs(op):
                     op = drop_redundant_inputs(op)
@@ -212,7 +212,7 @@ class LinalgFuseElementwiseExtPass(ModulePass):
             if not isinstance(function, func.FuncOp):
                 continue
             generics = [o for o in function.walk() if isinstance(o, GenericOp)]
-            number = {op: n for n, op in enumerate(generics)}
+            number: dict[Operation, int] = {op: n for n, op in enumerate(generics)}
 
             for (producer, consumer), reason in fuser.refusals.items():
                 if producer in number and consumer in number:

@@ -26,6 +26,7 @@ from xdsl.dialects.builtin import (
     IndexType,
     IntegerAttr,
     IntegerType,
+    ModuleOp,
     TensorType,
 )
 from xdsl.dialects.linalg.ops import FillOp, GenericOp
@@ -41,7 +42,7 @@ from xdsl.transforms.canonicalization_patterns.arith import (
 from linalg_ext.shaped import is_ranked_shaped
 from linalg_ext.transforms.affine_maps import dims_used
 from linalg_ext.transforms.dps import (
-    has_tensor_semantics,
+    has_pure_tensor_semantics,
     init_for_result,
     is_structured,
 )
@@ -166,9 +167,12 @@ def _scalar_source(value: SSAValue) -> tuple[SSAValue | None, Operation | None]:
         if isinstance(attr, DenseIntOrFPElementsAttr) and attr.is_splat():
             element_type = value.type.get_element_type()
             (first, *_) = attr.get_values()
+            # (An integer or float element is a Python int or float.)
             if isinstance(element_type, IntegerType | IndexType):
+                assert isinstance(first, int)
                 return None, arith.ConstantOp(IntegerAttr(int(first), element_type))
             if isinstance(element_type, AnyFloat):
+                assert isinstance(first, int | float)
                 return None, arith.ConstantOp(FloatAttr(float(first), element_type))
     return None, None
 
@@ -209,7 +213,7 @@ def _is_removable(op: Operation) -> bool:
         return False
     if is_side_effect_free(op):
         return True
-    return is_structured(op) and has_tensor_semantics(op)
+    return is_structured(op) and has_pure_tensor_semantics(op)
 
 
 def erase_dead_ops(root: Operation) -> None:
@@ -238,7 +242,7 @@ def _is_whole_insert(op: tensor.InsertSliceOp) -> bool:
     )
 
 
-def fold_trivial_ops(root: Operation) -> None:
+def fold_trivial_ops(root: ModuleOp) -> None:
     """The folds upstream's rewrite driver applies to every op it visits,
     that matter around fused ops: float and integer ops on two constants
     become a constant, and a whole-tensor `tensor.insert_slice` is its
@@ -254,4 +258,4 @@ def fold_trivial_ops(root: Operation) -> None:
             [FoldConstConstOp(), SignlessIntegerBinaryOperationConstantProp()]
         ),
         apply_recursively=True,
-    ).rewrite_module(root)  # pyright: ignore[reportArgumentType]
+    ).rewrite_module(root)

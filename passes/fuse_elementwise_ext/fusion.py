@@ -38,8 +38,8 @@ from xdsl.ir import Block, Operation, OpResult, SSAValue
 from xdsl.ir.affine import AffineDimExpr, AffineMap
 from xdsl.rewriter import InsertPoint, Rewriter
 
-from linalg_ext.transforms.affine_maps import dims_used, is_identity, is_permutation
-from linalg_ext.transforms.dps import has_tensor_semantics, is_all_parallel
+from linalg_ext.transforms.affine_maps import dims_used, is_permutation
+from linalg_ext.transforms.dps import has_pure_tensor_semantics, is_all_parallel
 from linalg_ext.transforms.ordering import ancestor_in
 
 
@@ -79,7 +79,7 @@ def check_fusion(consumer: GenericOp, input_index: int, diff_shapes: bool) -> Fu
         raise NotFused(f"the producer is {producer.name}, not a linalg.generic")
     if producer.parent_block() is not consumer.parent_block():
         raise NotFused("the producer and the consumer are in different blocks")
-    if not has_tensor_semantics(producer) or not has_tensor_semantics(consumer):
+    if not all(has_pure_tensor_semantics(op) for op in (producer, consumer)):
         raise NotFused("expected tensor semantics (memref operands)")
     if not is_all_parallel(producer):
         raise NotFused("the producer has reduction iterators")
@@ -96,7 +96,9 @@ def check_fusion(consumer: GenericOp, input_index: int, diff_shapes: bool) -> Fu
         )
     if not is_permutation(result_map):
         raise NotFused(f"the producer's result map is not a permutation ({result_map})")
-    to_producer = result_map.inverse_permutation().compose(operand_map)
+    inverse = result_map.inverse_permutation()
+    assert inverse is not None  # a permutation has one
+    to_producer = inverse.compose(operand_map)
 
     # Every read of the producer by the consumer is fused at once; they must
     # all see the producer at the same loop point.
@@ -112,7 +114,9 @@ def check_fusion(consumer: GenericOp, input_index: int, diff_shapes: bool) -> Fu
                 f"the consumer also reads result #{operand.index} of the "
                 "producer through a map that cannot be fused"
             )
-        if this_map.inverse_permutation().compose(consumer_maps[index]) != to_producer:
+        this_inverse = this_map.inverse_permutation()
+        assert this_inverse is not None  # a permutation has one
+        if this_inverse.compose(consumer_maps[index]) != to_producer:
             raise NotFused(
                 "the consumer reads the producer's results at different points"
             )
@@ -175,7 +179,9 @@ def check_fusion(consumer: GenericOp, input_index: int, diff_shapes: bool) -> Fu
     ]
     missing = set(range(operand_map.num_dims)) - dims_used(kept_maps)
     for i in fused_inputs:
-        k = consumer.inputs[i].index  # pyright: ignore[reportAttributeAccessIssue]
+        fused = consumer.inputs[i]
+        assert isinstance(fused, OpResult)  # a result of the producer
+        k = fused.index
         output_map = producer_maps[num_inputs + k].compose(to_producer)
         if missing and k not in preserved and output_map.is_projected_permutation():
             preserved.append(k)
@@ -197,13 +203,15 @@ def move_body_before(source: Block, anchor: Operation) -> None:
         if op is terminator:
             break
         op.detach()
-        anchor.parent_block().insert_op_before(op, anchor)  # pyright: ignore
+        block = anchor.parent_block()
+        assert block is not None
+        block.insert_op_before(op, anchor)
 
 
 def _remap_indices(block: Block, to_producer: AffineMap) -> None:
     """`linalg.index k` in the producer's body asks for the producer's loop
     k: in the fused op that is `to_producer`'s result k."""
-    if is_identity(to_producer):
+    if to_producer == AffineMap.identity(to_producer.num_dims):
         return
     index_ops = [op for op in block.walk() if isinstance(op, IndexOp)]
     for index_op in index_ops:

@@ -64,20 +64,16 @@ from dataclasses import dataclass
 from math import prod
 
 from xdsl.dialects import affine, arith, tensor
-from xdsl.dialects.builtin import AffineMapAttr, TensorType
+from xdsl.dialects.builtin import DYNAMIC_INDEX, AffineMapAttr, TensorType
 from xdsl.dialects.linalg.ops import GenericOp, IndexOp
+from xdsl.dialects.utils import get_dynamic_index_list, split_dynamic_index_list
 from xdsl.ir import Attribute, Block, BlockArgument, Operation, OpResult, SSAValue
 from xdsl.ir.affine import AffineDimExpr, AffineExpr, AffineMap
 from xdsl.rewriter import InsertPoint, Rewriter
 
 from linalg_ext.transforms.affine_maps import is_permutation
-from linalg_ext.transforms.dps import has_tensor_semantics, is_all_parallel
-from linalg_ext.transforms.mixed_sizes import (
-    Mixed,
-    as_index_value,
-    join_mixed,
-    split_mixed,
-)
+from linalg_ext.transforms.dps import has_pure_tensor_semantics, is_all_parallel
+from linalg_ext.transforms.mixed_sizes import Mixed, as_index_value
 from linalg_ext.transforms.ordering import ancestor_in
 from linalg_ext.transforms.reassociation import (
     Groups,
@@ -188,7 +184,7 @@ def plan_expansion(
     """The expansion of `op` that gives its operand `operand_index` (in
     `op.operands` numbering) the sizes `extents`, grouped by `groups`, or
     NotFused with the reason (`role` names that operand in it)."""
-    if not has_tensor_semantics(op):
+    if not has_pure_tensor_semantics(op):
         raise NotFused("expected tensor semantics (memref operands)")
     maps = maps_of(op)
     reshaped_map = maps[operand_index]
@@ -249,7 +245,7 @@ def _reshaped(
     `tensor.empty` for an empty one, else a `tensor.expand_shape`.
     (`sized_from`: the tensor whose sizes `sizes` are, if any.)"""
     assert isinstance(value.type, TensorType)
-    static, dynamic = split_mixed(sizes)
+    static, dynamic = split_dynamic_index_list(sizes, DYNAMIC_INDEX)
     target = TensorType(value.type.get_element_type(), static)
     if isinstance(value, OpResult):
         owner = value.op
@@ -397,7 +393,7 @@ def _check_fusable_producer(
     done when a fusion can follow."""
     if producer.parent_block() is not consumer_block:
         raise NotFused("the producer and the consumer are in different blocks")
-    if not has_tensor_semantics(producer):
+    if not has_pure_tensor_semantics(producer):
         raise NotFused("expected tensor semantics (memref operands)")
     if not is_all_parallel(producer):
         raise NotFused("the producer has reduction iterators")
@@ -529,8 +525,10 @@ def expand_producer_of_expand(expand: tensor.ExpandShapeOp) -> GenericOp:
                 "a dynamic size of the tensor.expand_shape is computed after "
                 "the producer"
             )
-    extents = join_mixed(
-        expand.static_output_shape.get_values(), list(expand.dynamic_output_shape)
+    extents = get_dynamic_index_list(
+        expand.static_output_shape.get_values(),
+        expand.dynamic_output_shape,
+        DYNAMIC_INDEX,
     )
     operand_index = len(producer.inputs) + source.index
     expansion = plan_expansion(

@@ -27,7 +27,7 @@ from xdsl.ir import Operation, SSAValue
 from xdsl.rewriter import InsertPoint, Rewriter
 
 from linalg_ext.transforms.affine_maps import is_permutation
-from linalg_ext.transforms.dps import has_tensor_semantics
+from linalg_ext.transforms.dps import has_pure_tensor_semantics
 from linalg_ext.transforms.ordering import ancestor_in
 
 from .fusion import NotFused, maps_of, move_body_before
@@ -39,7 +39,7 @@ def check_sharing(first: GenericOp, second: GenericOp, shared: SSAValue) -> None
     block = second.parent_block()
     if first.parent_block() is not block or block is None:
         raise NotFused("the two ops are in different blocks")
-    if not (has_tensor_semantics(first) and has_tensor_semantics(second)):
+    if not (has_pure_tensor_semantics(first) and has_pure_tensor_semantics(second)):
         raise NotFused("expected tensor semantics (memref operands)")
     if [t.data for t in first.iterator_types] != [
         t.data for t in second.iterator_types

@@ -7,6 +7,7 @@ import subprocess
 import sys
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Literal
 
 import pytest
 from xdsl.context import Context
@@ -15,6 +16,7 @@ from xdsl.passes import ModulePass
 
 from linalg_ext.context import make_context
 from linalg_ext.passes import ALL_PASSES
+from linalg_ext.pipelines import describe_type
 from linalg_ext.tools import opt
 from linalg_ext.tools.expectations import (
     Diagnostic,
@@ -25,7 +27,6 @@ from linalg_ext.tools.expectations import (
 )
 from linalg_ext.tools.opt_pipeline import (
     PipelineError,
-    describe_type,
     first_docstring_line,
     parse_passes,
 )
@@ -244,7 +245,7 @@ def passes():
         ("fuse-pad{", "cannot parse the pass pipeline 'fuse-pad{' at column 10"),
         (
             "one-shot-bufferize{analysis-heuristic=x}",
-            "analysis-heuristic='x' is not one of",
+            "option 'analysis-heuristic' expects one of bottom-up, top-down, got 'x'",
         ),
     ],
 )
@@ -272,6 +273,7 @@ def test_describe_type():
     assert describe_type(bool) == "true or false"
     assert describe_type(int | None) == "an integer"
     assert describe_type(tuple[int, ...]) == "a comma-separated list of integers"
+    assert describe_type(Literal["full", "border"]) == "one of full, border"
 
 
 def test_lower_to_llvm_stages_are_what_it_runs():

@@ -133,7 +133,7 @@ class SelectOpModel(BufferizableOpModel):
     def buffer_type(
         self, value: SSAValue, bufferizer: BufferizerServices
     ) -> MemRefType:
-        op = value.owner  # pyright: ignore[reportAttributeAccessIssue]
+        op = value.owner
         assert isinstance(op, arith.SelectOp)
         true_type = bufferizer.buffer_type(op.lhs)
         false_type = bufferizer.buffer_type(op.rhs)

@@ -24,7 +24,8 @@ class AllocTensorOpModel(BufferizableOpModel):
         return True
 
     def result_writes(self, value: SSAValue, state: AnalysisQueries) -> bool:
-        op = value.owner  # pyright: ignore[reportAttributeAccessIssue]
+        op = value.owner
+        assert isinstance(op, bufferization.AllocTensorOp)
         return op.copy is not None
 
     def allocates(self, value: SSAValue) -> bool:
@@ -54,7 +55,8 @@ class ToTensorOpModel(BufferizableOpModel):
     written only if the op says `writable`."""
 
     def is_writable(self, value: SSAValue, state: AnalysisQueries) -> bool:
-        op = value.owner  # pyright: ignore[reportAttributeAccessIssue]
+        op = value.owner
+        assert isinstance(op, bufferization.ToTensorOp)
         return op.writable is not None
 
     def bufferize(self, op: Operation, bufferizer: BufferizerServices) -> None:
@@ -74,7 +76,7 @@ class ToBufferOpModel(BufferizableOpModel):
         assert isinstance(op, bufferization.ToBufferOp)
         memref_type = op.memref.type
         assert isinstance(memref_type, MemRefType)
-        buffer = bufferizer.buffer_as(op.tensor, memref_type)  # pyright: ignore
+        buffer = bufferizer.buffer_as(op.tensor, memref_type)
         op.memref.replace_all_uses_with(buffer)
         bufferizer.erase(op)
 
@@ -106,7 +108,9 @@ class MaterializeInDestinationOpModel(BufferizableOpModel):
         destination = bufferizer.buffer(op.dest)
         source = bufferizer.buffer(op.source)
         if source is not destination:
-            bufferizer.copy(bufferizer.cast(source, destination.type), destination)  # pyright: ignore
+            destination_type = destination.type
+            assert isinstance(destination_type, MemRefType)
+            bufferizer.copy(bufferizer.cast(source, destination_type), destination)
         bufferizer.replace_op(op, [destination] if op.results else [])
 
 

@@ -6,12 +6,11 @@ from __future__ import annotations
 from xdsl.dialects import bufferization, func
 from xdsl.dialects.builtin import (
     ArrayAttr,
-    BoolAttr,
     DictionaryAttr,
     IntegerAttr,
     MemRefType,
 )
-from xdsl.ir import Block, BlockArgument, Operation, SSAValue
+from xdsl.ir import Block, BlockArgument, Operation, OpResult, SSAValue
 from xdsl.rewriter import InsertPoint, Rewriter
 
 from linalg_ext.bufferization.interface import (
@@ -23,6 +22,7 @@ from linalg_ext.bufferization.interface import (
     BufferRelation,
     FunctionFacts,
     OpOperand,
+    buffer_as_if_tensor,
     is_tensor,
     register_model,
 )
@@ -36,9 +36,8 @@ def _writable_attr(function: func.FuncOp, index: int) -> bool | None:
     if function.arg_attrs is None:
         return None
     attr = function.arg_attrs.data[index].data.get(WRITABLE_ATTR)
+    # (A BoolAttr is an IntegerAttr of i1.)
     if isinstance(attr, IntegerAttr):
-        return bool(attr.value.data)
-    if isinstance(attr, BoolAttr):
         return bool(attr.value.data)
     return None
 
@@ -65,7 +64,7 @@ class FuncOpModel(BufferizableOpModel):
             value.index
         ]
         assert isinstance(found, MemRefType)
-        return found  # pyright: ignore[reportUnknownVariableType]
+        return found
 
     def bufferize(self, op: Operation, bufferizer: BufferizerServices) -> None:
         assert isinstance(op, func.FuncOp)
@@ -109,7 +108,7 @@ class ReturnOpModel(BufferizableOpModel):
         assert isinstance(function, func.FuncOp)
         outputs = bufferizer.function_types[function.sym_name.data].outputs.data
         values = [
-            bufferizer.buffer_as(v, t) if is_tensor(v) else v  # pyright: ignore
+            buffer_as_if_tensor(bufferizer, v, t)
             for v, t in zip(op.operands, outputs, strict=True)
         ]
         bufferizer.insert(func.ReturnOp(*values))
@@ -152,14 +151,15 @@ class CallOpModel(BufferizableOpModel):
     def buffer_type(
         self, value: SSAValue, bufferizer: BufferizerServices
     ) -> MemRefType:
-        op = value.owner  # pyright: ignore[reportAttributeAccessIssue]
+        assert isinstance(value, OpResult)
+        op = value.owner
         assert isinstance(op, func.CallOp)
         signature = bufferizer.function_types.get(op.callee.root_reference.data)
         if signature is None:
             return super().buffer_type(value, bufferizer)
-        found = signature.outputs.data[value.index]  # pyright: ignore[reportAttributeAccessIssue]
+        found = signature.outputs.data[value.index]
         assert isinstance(found, MemRefType)
-        return found  # pyright: ignore[reportUnknownVariableType]
+        return found
 
     def bufferize(self, op: Operation, bufferizer: BufferizerServices) -> None:
         assert isinstance(op, func.CallOp)
@@ -168,7 +168,7 @@ class CallOpModel(BufferizableOpModel):
         if signature is None:
             raise BufferizationError(op, f"calls @{name}, which is not in the module")
         operands = [
-            bufferizer.buffer_as(v, t) if is_tensor(v) else v  # pyright: ignore
+            buffer_as_if_tensor(bufferizer, v, t)
             for v, t in zip(op.operands, signature.inputs.data, strict=True)
         ]
         call = func.CallOp(op.callee, operands, list(signature.outputs.data))

@@ -74,7 +74,8 @@ class ReadOutputsModel(DestinationStyleModel):
 
     def reads(self, operand: OpOperand, state: AnalysisQueries) -> bool:
         op = operand.op
-        first_output = len(op.operands) - len(op.outputs)  # pyright: ignore
+        assert isinstance(op, le.LinalgExtDpsOp)  # as every op of READ_OUTPUTS
+        first_output = len(op.operands) - len(op.outputs)
         if operand.index < first_output:
             return True
         return operand.index - first_output in READ_OUTPUTS[type(op)]

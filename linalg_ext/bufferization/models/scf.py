@@ -40,6 +40,7 @@ from linalg_ext.bufferization.interface import (
     BufferizerServices,
     BufferRelation,
     OpOperand,
+    buffer_as_if_tensor,
     is_tensor,
     memref_of,
     register_model,
@@ -233,7 +234,7 @@ class ForOpModel(BufferizableOpModel):
             for result in op.results
         ]
         inits = [
-            bufferizer.buffer_as(init, t) if is_tensor(init) else init  # pyright: ignore
+            buffer_as_if_tensor(bufferizer, init, t)
             for init, t in zip(op.iter_args, types, strict=True)
         ]
         body = op.detach_region(op.body)

@@ -8,6 +8,7 @@ from __future__ import annotations
 from xdsl.dialects.linalg import ops as linalg_ops
 from xdsl.dialects.linalg.ops import GenericOp
 from xdsl.ir import Operation, SSAValue
+from xdsl.ir.affine import AffineMap
 
 from linalg_ext.bufferization.interface import (
     AliasingValue,
@@ -26,7 +27,6 @@ from linalg_ext.compat import (
 )
 from linalg_ext.compat import linalg_ops as compat_linalg
 from linalg_ext.dialect import LinalgExt
-from linalg_ext.transforms.affine_maps import is_identity
 from linalg_ext.transforms.dps import body_reads_output, is_all_parallel, is_structured
 
 
@@ -80,7 +80,8 @@ class DestinationStyleModel(BufferizableOpModel):
         if not is_structured(op) or not is_all_parallel(op):
             return False
         maps = op.get_indexing_maps().data  # pyright: ignore[reportAttributeAccessIssue]
-        return all(is_identity(maps[o.index].data) for o in operands)
+        accesses: list[AffineMap] = [maps[o.index].data for o in operands]
+        return all(m == AffineMap.identity(m.num_dims) for m in accesses)
 
     def bufferize(self, op: Operation, bufferizer: BufferizerServices) -> None:
         operands = [bufferizer.buffer(v) if is_tensor(v) else v for v in op.operands]

@@ -27,6 +27,7 @@ from linalg_ext.bufferization.layouts import (
     guaranteed_collapsible,
     subview_type,
 )
+from linalg_ext.compat.forall_ops import ParallelInsertSliceOp
 from linalg_ext.semantics.arrays import kept_slice_dims, reassociation_groups
 
 
@@ -163,7 +164,7 @@ class CollapseShapeOpModel(ViewModel):
         groups = reassociation_groups(op.reassociation)
         source_type = buffer.type
         assert isinstance(source_type, MemRefType)
-        if not guaranteed_collapsible(source_type, groups):  # pyright: ignore
+        if not guaranteed_collapsible(source_type, groups):
             # The dimensions may not be contiguous: collapse a packed copy.
             fresh = bufferizer.allocate_like(buffer)
             bufferizer.copy(buffer, fresh)
@@ -177,20 +178,22 @@ class CollapseShapeOpModel(ViewModel):
         bufferizer.replace_op(op, [collapse.results[0]])
 
 
+SliceOp = tensor.ExtractSliceOp | tensor.InsertSliceOp | ParallelInsertSliceOp
+"""The ops that name a slice of a tensor by offsets, sizes and strides."""
+
+
 def slice_buffer_type(
-    source: MemRefType,
-    op: tensor.ExtractSliceOp | tensor.InsertSliceOp | Operation,
-    slice_type: TensorType,
+    source: MemRefType, op: SliceOp, slice_type: TensorType
 ) -> MemRefType:
     """The subview type of the slice `op` names in a buffer of type
     `source`, rank-reduced to `slice_type`'s shape."""
-    sizes = list(op.static_sizes.get_values())  # pyright: ignore
+    sizes = list(op.static_sizes.get_values())
     kept = kept_slice_dims(sizes, slice_type.get_shape(), op.name)
     return subview_type(
         source,
-        list(op.static_offsets.get_values()),  # pyright: ignore
+        list(op.static_offsets.get_values()),
         sizes,
-        list(op.static_strides.get_values()),  # pyright: ignore
+        list(op.static_strides.get_values()),
         kept,
     )
 
@@ -198,7 +201,7 @@ def slice_buffer_type(
 def make_subview(
     bufferizer: BufferizerServices,
     buffer: SSAValue,
-    op: Operation,
+    op: SliceOp,
     slice_type: TensorType,
 ) -> SSAValue:
     """A subview of `buffer` on the slice `op` (an extract/insert slice)
@@ -207,13 +210,13 @@ def make_subview(
     assert isinstance(source_type, MemRefType)
     subview = memref.SubviewOp(
         buffer,
-        list(op.offsets),  # pyright: ignore
-        list(op.sizes),  # pyright: ignore
-        list(op.strides),  # pyright: ignore
-        op.static_offsets,  # pyright: ignore
-        op.static_sizes,  # pyright: ignore
-        op.static_strides,  # pyright: ignore
-        slice_buffer_type(source_type, op, slice_type),  # pyright: ignore
+        list(op.offsets),
+        list(op.sizes),
+        list(op.strides),
+        op.static_offsets,
+        op.static_sizes,
+        op.static_strides,
+        slice_buffer_type(source_type, op, slice_type),
     )
     bufferizer.insert(subview)
     return subview.result
@@ -240,7 +243,7 @@ class ExtractSliceOpModel(ViewModel):
         bufferizer.replace_op(op, [view])
 
 
-def same_subview(buffer: SSAValue, destination: SSAValue, op: Operation) -> bool:
+def same_subview(buffer: SSAValue, destination: SSAValue, op: SliceOp) -> bool:
     """Whether `buffer` already is the subview of `destination` that `op`
     inserts into (the insertion is then a copy onto itself)."""
     if not isinstance(buffer, OpResult) or not isinstance(buffer.op, memref.SubviewOp):
@@ -248,25 +251,25 @@ def same_subview(buffer: SSAValue, destination: SSAValue, op: Operation) -> bool
     view = buffer.op
     return (
         view.source is destination
-        and view.static_offsets == op.static_offsets  # pyright: ignore
-        and view.static_sizes == op.static_sizes  # pyright: ignore
-        and view.static_strides == op.static_strides  # pyright: ignore
-        and tuple(view.offsets) == tuple(op.offsets)  # pyright: ignore
-        and tuple(view.sizes) == tuple(op.sizes)  # pyright: ignore
-        and tuple(view.strides) == tuple(op.strides)  # pyright: ignore
+        and view.static_offsets == op.static_offsets
+        and view.static_sizes == op.static_sizes
+        and view.static_strides == op.static_strides
+        and tuple(view.offsets) == tuple(op.offsets)
+        and tuple(view.sizes) == tuple(op.sizes)
+        and tuple(view.strides) == tuple(op.strides)
     )
 
 
-def covers_destination(op: Operation) -> bool:
+def covers_destination(op: tensor.InsertSliceOp | ParallelInsertSliceOp) -> bool:
     """Whether an insert_slice (or parallel_insert_slice) writes all of its
     destination: static offsets 0, strides 1, sizes the destination's."""
     return (
-        not op.offsets  # pyright: ignore[reportAttributeAccessIssue]
-        and not op.sizes  # pyright: ignore[reportAttributeAccessIssue]
-        and not op.strides  # pyright: ignore[reportAttributeAccessIssue]
-        and all(v == 0 for v in op.static_offsets.get_values())  # pyright: ignore
-        and all(v == 1 for v in op.static_strides.get_values())  # pyright: ignore
-        and list(op.static_sizes.get_values())  # pyright: ignore
+        not op.offsets
+        and not op.sizes
+        and not op.strides
+        and all(v == 0 for v in op.static_offsets.get_values())
+        and all(v == 1 for v in op.static_strides.get_values())
+        and list(op.static_sizes.get_values())
         == list(tensor_type_of(op.operands[1]).get_shape())
     )
 
@@ -293,7 +296,9 @@ class InsertSliceOpModel(WritesDestinationModel):
         # unless the slice is all of it.
         if operand.index == 0:
             return True
-        return operand.index == 1 and not covers_destination(operand.op)
+        op = operand.op
+        assert isinstance(op, tensor.InsertSliceOp)
+        return operand.index == 1 and not covers_destination(op)
 
     def bufferize(self, op: Operation, bufferizer: BufferizerServices) -> None:
         assert isinstance(op, tensor.InsertSliceOp)

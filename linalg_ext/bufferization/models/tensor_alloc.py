@@ -24,6 +24,7 @@ from xdsl.dialects.builtin import (
 from xdsl.dialects.linalg.attrs import IteratorTypeAttr
 from xdsl.dialects.linalg.ops import FillOp, GenericOp, IndexOp
 from xdsl.dialects.linalg.ops import YieldOp as LinalgYieldOp
+from xdsl.dialects.utils import get_dynamic_index_list, split_dynamic_index_list
 from xdsl.ir import Block, BlockArgument, Operation, OpResult, Region, SSAValue
 from xdsl.ir.affine import AffineMap
 
@@ -37,13 +38,7 @@ from linalg_ext.bufferization.interface import (
 )
 from linalg_ext.bufferization.layouts import subview_type
 from linalg_ext.compat.tensor_ops import GenerateOp
-from linalg_ext.transforms.mixed_sizes import (
-    Mixed,
-    as_index_value,
-    join_mixed,
-    split_mixed,
-    sum_mixed,
-)
+from linalg_ext.transforms.mixed_sizes import Mixed, as_index_value, sum_mixed
 
 
 def _index_value(bufferizer: BufferizerServices, value: Mixed) -> SSAValue:
@@ -156,8 +151,10 @@ class PadOpModel(NewTensorModel):
         source = bufferizer.buffer(op.source)
         source_shape = tensor_type_of(op.source).get_shape()
         result_shape = tensor_type_of(op.result).get_shape()
-        low = join_mixed(op.static_low.get_values(), list(op.low))
-        high = join_mixed(op.static_high.get_values(), list(op.high))
+        low = get_dynamic_index_list(op.static_low.get_values(), op.low, DYNAMIC_INDEX)
+        high = get_dynamic_index_list(
+            op.static_high.get_values(), op.high, DYNAMIC_INDEX
+        )
         source_sizes: list[Mixed] = []
         for dim, extent in enumerate(source_shape):
             if extent != DYNAMIC_INDEX:
@@ -178,8 +175,10 @@ class PadOpModel(NewTensorModel):
         _fill_like_body(bufferizer, op.region.block, buffer)
         buffer_type = buffer.type
         assert isinstance(buffer_type, MemRefType)
-        static_offsets, dynamic_offsets = split_mixed(low)
-        static_sizes, dynamic_source_sizes = split_mixed(source_sizes)
+        static_offsets, dynamic_offsets = split_dynamic_index_list(low, DYNAMIC_INDEX)
+        static_sizes, dynamic_source_sizes = split_dynamic_index_list(
+            source_sizes, DYNAMIC_INDEX
+        )
         rank = len(source_shape)
         interior = memref.SubviewOp(
             buffer,
@@ -190,7 +189,7 @@ class PadOpModel(NewTensorModel):
             static_sizes,
             [1] * rank,
             subview_type(
-                buffer_type,  # pyright: ignore[reportUnknownArgumentType]
+                buffer_type,
                 static_offsets,
                 static_sizes,
                 [1] * rank,

@@ -100,7 +100,9 @@ def fma(lhs: np.ndarray, rhs: np.ndarray, addend: np.ndarray) -> np.ndarray:
 
 
 def _erf(values: np.ndarray) -> np.ndarray:
-    return np.frompyfunc(math.erf, 1, 1)(values).astype(values.dtype)
+    # A ufunc of frompyfunc gives a Python object, not an array, for a
+    # rank-0 input: asarray makes it one.
+    return np.asarray(np.frompyfunc(math.erf, 1, 1)(values)).astype(values.dtype)
 
 
 FLOAT_BINARY: dict[str, Callable[[np.ndarray, np.ndarray], np.ndarray]] = {

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
+from xdsl.dialects import arith
 from xdsl.dialects.builtin import FloatAttr, IntegerAttr, TensorType
 from xdsl.dialects.linalg import ops as linalg
 from xdsl.ir import Attribute, Block, Operation, SSAValue
@@ -113,8 +114,9 @@ def _build_absi(op: Operation, context: BodyContext) -> Evaluate:
 
 
 def _build_cmpi(op: Operation, context: BodyContext) -> Evaluate:
+    assert isinstance(op, arith.CmpiOp)
     scalar = context.scalar(op.operands[0])
-    predicate = op.predicate.value.data  # pyright: ignore[reportAttributeAccessIssue]
+    predicate = op.predicate.value.data
     if scalar.kind == "float" or predicate not in CMPI:
         raise NotVectorisable(f"arith.cmpi predicate {predicate}")
     return lambda args, box: cmpi(predicate, args[0], args[1], scalar)
@@ -123,7 +125,8 @@ def _build_cmpi(op: Operation, context: BodyContext) -> Evaluate:
 def _build_cmpf(op: Operation, context: BodyContext) -> Evaluate:
     if context.scalar(op.operands[0]).kind != "float":
         raise NotVectorisable("arith.cmpf on non-floats")
-    predicate = op.predicate.value.data  # pyright: ignore[reportAttributeAccessIssue]
+    assert isinstance(op, arith.CmpfOp)
+    predicate = op.predicate.value.data
     return lambda args, box: cmpf(predicate, args[0], args[1])
 
 
@@ -149,7 +152,8 @@ def _build_cast(op: Operation, context: BodyContext) -> Evaluate:
 
 
 def _build_constant(op: Operation, context: BodyContext) -> Evaluate:
-    attribute = op.value  # pyright: ignore[reportAttributeAccessIssue]
+    assert isinstance(op, arith.ConstantOp)
+    attribute = op.value
     if not isinstance(attribute, IntegerAttr | FloatAttr):
         raise NotVectorisable(f"arith.constant {attribute}")
     constant = constant_array(
@@ -159,7 +163,8 @@ def _build_constant(op: Operation, context: BodyContext) -> Evaluate:
 
 
 def _build_index(op: Operation, context: BodyContext) -> Evaluate:
-    dim = op.dim.value.data  # pyright: ignore[reportAttributeAccessIssue]
+    assert isinstance(op, linalg.IndexOp)
+    dim = op.dim.value.data
     if not 0 <= dim < context.ndim:
         raise NotVectorisable(f"linalg.index {dim} of {context.ndim} loops")
     return lambda args, box: loop_indices(box, dim)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 import numpy as np
-from xdsl.dialects.linalg import ops as linalg
+from xdsl.dialects.linalg.abstract_ops import LinalgStructuredOperation
 from xdsl.interpreter import Interpreter, PythonValues
 from xdsl.interpreters.shaped_array import ShapedArray
 from xdsl.ir.affine import AffineDimExpr, AffineMap
@@ -34,14 +34,10 @@ def _einsum_spec(maps: Sequence[AffineMap]) -> str | None:
     """An einsum for a contraction whose maps only pick loops, else None."""
     subscripts = []
     for indexing_map in maps:
-        if not all(isinstance(r, AffineDimExpr) for r in indexing_map.results):
+        dims = [r for r in indexing_map.results if isinstance(r, AffineDimExpr)]
+        if len(dims) != len(indexing_map.results):
             return None
-        subscripts.append(
-            "".join(
-                EINSUM_LETTERS[r.position]  # pyright: ignore[reportAttributeAccessIssue]
-                for r in indexing_map.results
-            )
-        )
+        subscripts.append("".join(EINSUM_LETTERS[r.position] for r in dims))
     *factors, result = subscripts
     if not set(result) <= set("".join(factors)) or len(set(result)) != len(result):
         return None
@@ -50,7 +46,7 @@ def _einsum_spec(maps: Sequence[AffineMap]) -> str | None:
 
 def run_contraction(
     interpreter: Interpreter,
-    op: linalg.LinalgStructuredOperation,
+    op: LinalgStructuredOperation,
     args: PythonValues,
     prepare: Callable[[list[np.ndarray], Scalar], list[np.ndarray]] | None = None,
 ) -> PythonValues:

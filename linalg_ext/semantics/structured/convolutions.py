@@ -7,6 +7,7 @@ from dataclasses import dataclass
 
 import numpy as np
 from xdsl.dialects.linalg import ops as linalg
+from xdsl.dialects.linalg.abstract_ops import ConvOperation, PoolingOperation
 from xdsl.interpreter import Interpreter, PythonValues
 from xdsl.ir import Operation
 from xdsl.utils.exceptions import InterpretationError
@@ -53,7 +54,7 @@ _POOLING_LAYOUTS: dict[type[Operation], _ConvLayout] = {
 
 
 def _windows(
-    op: Operation,
+    op: ConvOperation | PoolingOperation,
     layout: _ConvLayout,
     image: np.ndarray,
     kernel_shape: Sequence[int],
@@ -61,8 +62,8 @@ def _windows(
 ) -> Iterator[tuple[tuple[int, int], np.ndarray]]:
     """For each kernel position, the input elements it meets at every output
     position: a strided slice with H and W indexed like the output's."""
-    strides = op.strides.get_values()  # pyright: ignore[reportAttributeAccessIssue]
-    dilations = op.dilations.get_values()  # pyright: ignore[reportAttributeAccessIssue]
+    strides = op.strides.get_values()
+    dilations = op.dilations.get_values()
     sizes: dict[str, int] = {}
     for subscripts, shape, role in (
         (layout.input, image.shape, "input"),
@@ -109,7 +110,7 @@ def _windows(
 
 
 def run_conv(
-    interpreter: Interpreter, op: linalg.ConvOperation, args: PythonValues
+    interpreter: Interpreter, op: ConvOperation, args: PythonValues
 ) -> PythonValues:
     if output_aliases_operand(op, args):
         return run_structured_op(interpreter, op, args)
@@ -130,15 +131,15 @@ def run_conv(
         for (i, j), window in _windows(
             op, layout, image_values, kernel_values.shape, total.shape
         ):
-            index = [slice(None)] * kernel_values.ndim
-            index[layout.filter.index("h")] = i  # pyright: ignore[reportCallIssue,reportArgumentType]
-            index[layout.filter.index("w")] = j  # pyright: ignore[reportCallIssue,reportArgumentType]
+            index: list[slice | int] = [slice(None)] * kernel_values.ndim
+            index[layout.filter.index("h")] = i
+            index[layout.filter.index("w")] = j
             total += np.einsum(spec, window, kernel_values[tuple(index)], optimize=True)
     return write_results(op, (out,), [total.astype(target.dtype)])
 
 
 def run_pooling_max(
-    interpreter: Interpreter, op: linalg.PoolingOperation, args: PythonValues
+    interpreter: Interpreter, op: PoolingOperation, args: PythonValues
 ) -> PythonValues:
     # The body xDSL gives this op maximises the input with the kernel-shape
     # operand; MLIR's maximises it with the output, as done here.

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 from xdsl.dialects.linalg import ops as linalg
+from xdsl.dialects.linalg.abstract_ops import LinalgStructuredOperation
 from xdsl.interpreter import Interpreter, PythonValues
 from xdsl.ir import Operation
 
@@ -42,7 +43,7 @@ NAMED_ELEMENTWISE: dict[type[Operation], tuple[str, str]] = {
 
 
 def _elementwise(
-    interpreter: Interpreter, op: linalg.LinalgStructuredOperation, args: PythonValues
+    interpreter: Interpreter, op: LinalgStructuredOperation, args: PythonValues
 ) -> np.ndarray:
     (out,) = op.outputs
     target = scalar_of_value(out, interpreter)
@@ -79,7 +80,7 @@ _BOOL_BINARY = {"arith.addi": np.logical_or, "arith.muli": np.logical_and}
 
 
 def run_elementwise(
-    interpreter: Interpreter, op: linalg.LinalgStructuredOperation, args: PythonValues
+    interpreter: Interpreter, op: LinalgStructuredOperation, args: PythonValues
 ) -> PythonValues:
     check_same_shape(op, args)
     try:

@@ -17,7 +17,7 @@ from typing import Any
 
 import numpy as np
 from xdsl.dialects.builtin import IntegerType
-from xdsl.dialects.linalg import ops as linalg
+from xdsl.dialects.linalg.abstract_ops import LinalgStructuredOperation
 from xdsl.interpreter import Interpreter, InterpreterFunctions, PythonValues
 from xdsl.interpreters.shaped_array import ShapedArray
 from xdsl.ir import Operation
@@ -47,10 +47,11 @@ def running_points(interpreter: Interpreter) -> dict[Operation, tuple[int, ...]]
 
 def _point_mapper(indexing_map: AffineMap) -> Callable[[tuple[int, ...]], tuple]:
     results = indexing_map.results
-    if all(isinstance(r, AffineDimExpr | AffineConstantExpr) for r in results):
+    simple = [r for r in results if isinstance(r, AffineDimExpr | AffineConstantExpr)]
+    if len(simple) == len(results):
         picks = [
             (True, r.position) if isinstance(r, AffineDimExpr) else (False, r.value)
-            for r in results
+            for r in simple
         ]
         return lambda point: tuple(point[v] if is_dim else v for is_dim, v in picks)
     return lambda point: indexing_map.eval(point, ())
@@ -221,7 +222,7 @@ def strategy_used(interpreter: Interpreter, op: Operation) -> str | None:
 
 
 def _structured_op_computation(
-    op: linalg.LinalgStructuredOperation, args: PythonValues
+    op: LinalgStructuredOperation, args: PythonValues
 ) -> StructuredComputation:
     num_inputs = len(op.inputs)
     return StructuredComputation(
@@ -236,20 +237,20 @@ def _structured_op_computation(
     )
 
 
-def output_aliases_operand(op: Operation, args: PythonValues) -> bool:
+def output_aliases_operand(op: LinalgStructuredOperation, args: PythonValues) -> bool:
     """Whether a memref output shares memory with another operand. A named op
     that moves data (transpose) or reduces (matmul, conv) then depends on the
     loop order, which only the interpreter strategy of `run_structured`
     follows; whole-array numpy would read inputs before any write."""
     if op.results:
         return False  # tensors are values: results never alias operands
-    num_inputs = len(args) - len(op.outputs)  # pyright: ignore[reportAttributeAccessIssue]
+    num_inputs = len(args) - len(op.outputs)
     views = [numpy_view(a) if isinstance(a, ShapedArray) else a for a in args]
     return _aliased(views[:num_inputs], views[num_inputs:])
 
 
 def run_structured_op(
-    interpreter: Interpreter, op: linalg.LinalgStructuredOperation, args: PythonValues
+    interpreter: Interpreter, op: LinalgStructuredOperation, args: PythonValues
 ) -> PythonValues:
     """Run any structured op by its indexing maps and body (hidden or not).
 

@@ -137,7 +137,8 @@ class StructuredOpFunctions(_NamedElementwiseFunctions):
         self, interpreter: Interpreter, op: linalg.IndexOp, args: PythonValues
     ) -> PythonValues:
         iterations = running_points(interpreter)
-        point = iterations.get(op.parent_op())
+        parent = op.parent_op()
+        point = iterations.get(parent) if parent is not None else None
         if point is None:
             raise InterpretationError(
                 "linalg.index: not inside a running linalg.generic body"

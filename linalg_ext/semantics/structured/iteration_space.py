@@ -120,8 +120,9 @@ def load_operand(
     if not isinstance(stored, np.ndarray):
         raise InterpretationError(f"{name}: scalar operand where an array is expected")
     results = indexing_map.results
-    if all(isinstance(r, AffineDimExpr | AffineConstantExpr) for r in results):
-        dims = [r.position for r in results if isinstance(r, AffineDimExpr)]
+    simple = [r for r in results if isinstance(r, AffineDimExpr | AffineConstantExpr)]
+    if len(simple) == len(results):
+        dims = [r.position for r in simple if isinstance(r, AffineDimExpr)]
         if len(set(dims)) == len(dims):
             # A view: slices for loops, fixed indices for constants, then the
             # axes put in loop order with unit axes for the loops not used.
@@ -129,7 +130,7 @@ def load_operand(
             index = (
                 *(
                     slice(*box[r.position]) if isinstance(r, AffineDimExpr) else r.value
-                    for r in results
+                    for r in simple
                 ),
                 Ellipsis,
             )

@@ -81,8 +81,9 @@ def make_plan(
     num_inputs: int,
     context: BodyContext,
 ) -> Plan:
-    output_dims = [projected_dims(m) for m in maps[num_inputs:]]
-    if any(dims is None for dims in output_dims):
+    maybe_dims = [projected_dims(m) for m in maps[num_inputs:]]
+    output_dims = [dims for dims in maybe_dims if dims is not None]
+    if len(output_dims) != len(maybe_dims):
         return Plan(None, "an output indexing map is not a projected permutation")
     try:
         body = compile_body(block, context)
@@ -92,10 +93,7 @@ def make_plan(
     all_dims = range(context.ndim)
     shared = tuple(d for d in all_dims if all(d in dims for dims in output_dims))
     depends = _dependencies(body, num_inputs)
-    reduced = [
-        tuple(d for d in all_dims if d not in dims)  # pyright: ignore[reportOperatorIssue]
-        for dims in output_dims
-    ]
+    reduced = [tuple(d for d in all_dims if d not in dims) for dims in output_dims]
     folded = frozenset(o for o, axes in enumerate(reduced) if axes)
 
     def independent(value: SSAValue) -> bool:

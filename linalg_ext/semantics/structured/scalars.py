@@ -19,9 +19,10 @@ from xdsl.dialects.builtin import (
     Float64Type,
     IndexType,
     IntegerType,
-    ShapedType,
 )
 from xdsl.ir import Attribute
+
+from linalg_ext.shaped import element_type_or_self
 
 
 class NotVectorisable(Exception):
@@ -72,7 +73,7 @@ def scalar_of_type(type_: Attribute, index_bitwidth: int) -> Scalar:
 
 
 def element_type(type_: Attribute) -> Attribute:
-    return type_.get_element_type() if isinstance(type_, ShapedType) else type_
+    return element_type_or_self(type_)
 
 
 def wrap_int(value: int, width: int) -> int:
