@@ -25,6 +25,7 @@ from xdsl.passes import ModulePass, PassPipeline
 from xdsl.universe import Universe
 from xdsl.utils.arg_spec import ArgSpec
 from xdsl.utils.arg_spec import parse_pipeline as parse_pass_specs
+from xdsl.utils.exceptions import ArgSpecParseError
 
 from linalg_ext.context import make_context
 
@@ -97,6 +98,16 @@ def option_value_problem(pass_class: type[ModulePass], spec: ArgSpec) -> str | N
     return None
 
 
+def syntax_problem(spec: str, error: ArgSpecParseError) -> str:
+    """xDSL's multi-line report of a pipeline it cannot read, as one line:
+    where (the column of the `^` under the spec) and what."""
+    lines = [line for line in str(error).splitlines() if line.strip()]
+    what = lines[-1].strip() if lines else "syntax error"
+    caret = next((line for line in lines if line.strip() == "^"), None)
+    column = caret.index("^") + 1 if caret is not None else 0
+    return f"cannot parse the pass pipeline '{spec}' at column {column}: {what}"
+
+
 def parse_pipeline(spec: str) -> PassPipeline:
     """The pipeline `spec` (`xdsl-opt -p` syntax), or a PipelineError."""
     passes = Universe.get_multiverse().all_passes
@@ -109,6 +120,8 @@ def parse_pipeline(spec: str) -> PassPipeline:
         return PassPipeline.parse_spec(passes, spec)
     except PipelineError:
         raise
+    except ArgSpecParseError as error:  # a BaseException: caught by name
+        raise PipelineError(f"bad pipeline: {syntax_problem(spec, error)}") from None
     except Exception as error:  # xDSL reports bad specs with several types
         raise PipelineError(f"bad pipeline {spec!r}: {first_line(error)}") from error
 

@@ -28,7 +28,7 @@ from xdsl.passes import ModulePass
 from xdsl.utils.arg_spec import ArgSpec, parse_pipeline
 from xdsl.utils.exceptions import ArgSpecParseError
 
-from linalg_ext.pipelines import option_value_problem
+from linalg_ext.pipelines import option_value_problem, syntax_problem
 from linalg_ext.transforms.staged import StagedPass
 
 
@@ -100,12 +100,7 @@ def parse_passes(
     try:
         specs = list(parse_pipeline(spec))
     except ArgSpecParseError as error:  # a BaseException: caught by name
-        lines = [line for line in str(error).splitlines() if line.strip()]
-        column = lines[-1].index(lines[-1].strip()) + 1 if lines else 0
-        raise PipelineError(
-            f"cannot parse the pass pipeline '{spec}' at column {column}: "
-            f"{lines[-1].strip() if lines else 'syntax error'}"
-        ) from None
+        raise PipelineError(syntax_problem(spec, error)) from None
     except ValueError as error:
         raise PipelineError(
             f"cannot parse the pass pipeline '{spec}': {error}"

@@ -31,3 +31,16 @@ def test_bad_fill_mode_in_a_pipeline_is_one_line(capsys):
 def test_bad_fill_mode_in_linalg_ext_opt_is_one_line(capsys):
     assert opt.main([PROGRAM, "-p", "fuse-pad{fill=diagonal}"]) == 1
     assert capsys.readouterr().err.strip() == f"linalg-ext-opt: error: {MESSAGE}"
+
+
+def test_a_pipeline_that_does_not_parse_is_one_line_in_both_tools(capsys):
+    # xDSL reports this with a BaseException and a drawing of the spec.
+    where = "cannot parse the pass pipeline 'fuse-pad{' at column 10: "
+    assert check.main([PROGRAM, "-p", "fuse-pad{"]) == 1
+    assert capsys.readouterr().err.strip() == (
+        f"linalg-ext-check: error: bad pipeline: {where}Expected argument name here"
+    )
+    assert opt.main([PROGRAM, "-p", "fuse-pad{"]) == 1
+    assert capsys.readouterr().err.strip() == (
+        f"linalg-ext-opt: error: {where}Expected argument name here"
+    )
