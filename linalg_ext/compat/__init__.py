@@ -62,6 +62,8 @@ _installed = False
 _added_ops: list[tuple[str, type[Operation]]] = []
 """(dialect name, op) for every op `install()` appended to an xDSL dialect."""
 _added_attrs: list[tuple[str, type[Attribute]]] = []
+_replaced_ops: list[tuple[type[Operation], type[Operation]]] = []
+"""(xDSL's op, ours) for every op `install()` put in place of xDSL's."""
 
 
 def _add_operations(dialect: Dialect, ops: Iterable[type[Operation]]) -> None:
@@ -72,6 +74,19 @@ def _add_operations(dialect: Dialect, ops: Iterable[type[Operation]]) -> None:
         if op.name not in known:
             dialect._operations.append(op)  # pyright: ignore[reportPrivateUsage]
             _added_ops.append((dialect.name, op))
+
+
+def _replace_operation(
+    dialect: Dialect, replaced: type[Operation], replacement: type[Operation]
+) -> None:
+    """Put `replacement` in `replaced`'s place in the dialect (same name),
+    where xDSL's op cannot be extended to upstream's form; idempotent."""
+    operations = dialect._operations  # pyright: ignore[reportPrivateUsage]
+    if replacement in operations:
+        return
+    operations[:] = [op for op in operations if op is not replaced]
+    operations.append(replacement)
+    _replaced_ops.append((replaced, replacement))
 
 
 def _add_attributes(dialect: Dialect, attrs: Iterable[type[Attribute]]) -> None:
@@ -89,9 +104,6 @@ def install(ctx: Context | None = None) -> None:
     _install_once()
     if ctx is not None:
         _load_added_into(ctx)
-        from linalg_ext.compat.linalg_reduce import load_reduce_into
-
-        load_reduce_into(ctx)
 
 
 def _load_added_into(ctx: Context) -> None:
@@ -100,6 +112,12 @@ def _load_added_into(ctx: Context) -> None:
     for dialect_name, op in _added_ops:
         if dialect_name in loaded_dialects and op.name not in loaded_ops:
             ctx.load_op(op)
+    # A context keeps the classes it has loaded; Context has no public way
+    # to swap one, hence the private table.
+    classes = ctx._loaded_ops  # pyright: ignore[reportPrivateUsage]
+    for replaced, replacement in _replaced_ops:
+        if classes.get(replacement.name) is replaced:
+            classes[replacement.name] = replacement
     loaded_attrs = {a.name for a in (*ctx.loaded_attrs, *ctx.loaded_types)}
     for dialect_name, attr in _added_attrs:
         if dialect_name in loaded_dialects and attr.name not in loaded_attrs:
@@ -115,6 +133,7 @@ def _install_once() -> None:
     from xdsl.dialects.affine import Affine
     from xdsl.dialects.gpu import GPU
     from xdsl.dialects.linalg import Linalg
+    from xdsl.dialects.linalg.ops import ReduceOp as XdslReduceOp
     from xdsl.dialects.llvm import LLVM
     from xdsl.dialects.scf import Scf
     from xdsl.dialects.tensor import Tensor
@@ -127,7 +146,7 @@ def _install_once() -> None:
     from linalg_ext.compat.linalg_elementwise import ElementwiseKindAttr, ElementwiseOp
     from linalg_ext.compat.linalg_named_attrs import install_named_syntax
     from linalg_ext.compat.linalg_ops import LINALG_OPS
-    from linalg_ext.compat.linalg_reduce import install_reduce
+    from linalg_ext.compat.linalg_reduce import ReduceOp
     from linalg_ext.compat.linalg_softmax import SoftmaxOp
     from linalg_ext.compat.llvm_memory_ops import LLVM_MEMORY_OPS
     from linalg_ext.compat.llvm_ops import LLVM_OPS
@@ -144,7 +163,9 @@ def _install_once() -> None:
     install_bufferization_fixes()
     install_structured_interface()
     install_named_syntax()
-    install_reduce(Linalg)
+    _replace_operation(Linalg, XdslReduceOp, ReduceOp)
+    # Code that asks `isinstance(op, xDSL's ReduceOp)` keeps finding reduces.
+    XdslReduceOp.register(ReduceOp)
     _add_operations(Linalg, (SoftmaxOp, ElementwiseOp))
     _add_attributes(Linalg, (ElementwiseKindAttr,))
     _add_operations(LLVM, (*LLVM_OPS, *LLVM_MEMORY_OPS))

@@ -7,8 +7,8 @@ Its parser also lacks the short form `linalg.reduce { arith.addf } ins(...)
 outs(...) dimensions = [...]` and the attribute dictionary MLIR prints after
 the dimensions, and its printer drops the op's attributes.
 
-`ReduceOp` here replaces xDSL's class in the `linalg` dialect (a context
-knows one class per op name). So that code written against xDSL's class
+`compat.install()` puts `ReduceOp` in place of xDSL's class in the `linalg`
+dialect (a context knows one class per op name). So that code written against xDSL's class
 keeps working, it is registered as a virtual subclass of it (`isinstance`
 holds), and it answers `input`, `init` and `region` as xDSL's does when it
 has one input and one init.
@@ -29,7 +29,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Self
 
-from xdsl.context import Context
 from xdsl.dialects.builtin import (
     AffineMapAttr,
     ArrayAttr,
@@ -38,9 +37,8 @@ from xdsl.dialects.builtin import (
     i64,
 )
 from xdsl.dialects.linalg.attrs import IteratorTypeAttr
-from xdsl.dialects.linalg.ops import ReduceOp as XdslReduceOp
 from xdsl.dialects.linalg.ops import YieldOp
-from xdsl.ir import Attribute, Block, Dialect, Region, SSAValue
+from xdsl.ir import Attribute, Block, Region, SSAValue
 from xdsl.ir.affine import AffineMap
 from xdsl.irdl import (
     IRDLOperation,
@@ -313,19 +311,3 @@ def _payload_operands(block: Block) -> tuple[SSAValue, ...]:
     """What the short form applies its payload op to: the last init's
     element, then every other argument in order (MLIR's `initFirst`)."""
     return (block.args[-1], *block.args[:-1])
-
-
-def install_reduce(linalg: Dialect) -> None:
-    """Put `ReduceOp` in xDSL's place in the dialect (idempotent)."""
-    operations = linalg._operations  # pyright: ignore[reportPrivateUsage]
-    operations[:] = [op for op in operations if op.name != ReduceOp.name]
-    operations.append(ReduceOp)
-    XdslReduceOp.register(ReduceOp)
-
-
-def load_reduce_into(ctx: Context) -> None:
-    """Hand `ReduceOp` to a context that loaded xDSL's class before
-    `install_reduce` ran (a context keeps the classes it has loaded)."""
-    loaded = ctx._loaded_ops  # pyright: ignore[reportPrivateUsage]
-    if loaded.get(ReduceOp.name) is XdslReduceOp:
-        loaded[ReduceOp.name] = ReduceOp

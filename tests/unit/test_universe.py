@@ -158,9 +158,14 @@ func.func @f(%a: tensor<8xf32>, %o: tensor<8x8xf32>) -> tensor<8xf32> {
   %e = linalg.exp ins(%a : tensor<8xf32>) outs(%a : tensor<8xf32>) -> tensor<8xf32>
   %d = linalg_ext.diag ins(%e : tensor<8xf32>) outs(%o : tensor<8x8xf32>) : tensor<8x8xf32>
   %s = linalg.map { math.exp } ins(%a : tensor<8xf32>) outs(%a : tensor<8xf32>)
+  %z = tensor.empty() : tensor<f32>
+  %r = linalg.reduce { arith.addf } ins(%s : tensor<8xf32>) outs(%z : tensor<f32>) dimensions = [0]
   return %s : tensor<8xf32>
 }
 """
     result = _run_xdsl_opt(text)
     assert result.returncode == 0, result.stderr
     assert "linalg.map { math.exp }" in result.stdout
+    # xDSL's own `linalg.reduce`, loaded with `linalg`, was swapped for ours,
+    # which reads the short form.
+    assert "linalg.reduce { arith.addf }" in result.stdout
