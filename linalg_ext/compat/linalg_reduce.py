@@ -8,10 +8,10 @@ outs(...) dimensions = [...]` and the attribute dictionary MLIR prints after
 the dimensions, and its printer drops the op's attributes.
 
 `compat.install()` puts `ReduceOp` in place of xDSL's class in the `linalg`
-dialect (a context knows one class per op name). So that code written against xDSL's class
-keeps working, it is registered as a virtual subclass of it (`isinstance`
-holds), and it answers `input`, `init` and `region` as xDSL's does when it
-has one input and one init.
+dialect (a context knows one class per op name). So that code written
+against xDSL's class keeps working, it is registered as a virtual subclass
+of it (`isinstance` holds), and it answers `input`, `init` and `region`
+as xDSL's does when it has one input and one init.
 
 Syntax, as MLIR 22 reads and prints it:
 
