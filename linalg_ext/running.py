@@ -52,6 +52,7 @@ from linalg_ext.semantics.control_ops import ControlOpFunctions
 from linalg_ext.semantics.extended_arith_ops import ExtendedArithFunctions
 from linalg_ext.semantics.index_ops import IndexFunctions
 from linalg_ext.semantics.memref_ops import MemRefOpFunctions, allocation_tracker
+from linalg_ext.semantics.runtime_check_ops import RuntimeCheckFunctions
 from linalg_ext.semantics.scalar_ops import ScalarOpFunctions
 from linalg_ext.semantics.structured import StructuredOpFunctions
 from linalg_ext.semantics.tensor_ops import TensorOpFunctions
@@ -85,6 +86,7 @@ def make_interpreter(module: ModuleOp) -> Interpreter:
     """An interpreter over `module` that knows xDSL's ops and ours."""
     interpreter = stock_interpreter(module)
     interpreter.register_implementations(LinalgExtFunctions())
+    interpreter.register_implementations(RuntimeCheckFunctions())
     # Ours replace xDSL's where both exist.
     for functions in (
         ScalarOpFunctions(),

@@ -78,9 +78,17 @@ def _activating(load_pass: Callable[[], type[ModulePass]]):
     return load
 
 
+def _runtime_check_dialect() -> Dialect:
+    # `rtcheck.assert`, the run-time checks of compiled code: needs no fixes.
+    from linalg_ext.dialect.runtime_check import RtCheck
+
+    return RtCheck
+
+
 ALL_DIALECTS: dict[str, Callable[[], Dialect]] = {
     "index": _index_dialect,
     "linalg_ext": _linalg_ext_dialect,
+    "rtcheck": _runtime_check_dialect,
 }
 """Dialect name -> loader, for every dialect this package defines."""
 

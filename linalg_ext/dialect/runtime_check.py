@@ -1,0 +1,78 @@
+"""`rtcheck.assert`: a run-time check that carries the interpreter's message.
+
+Compiled code must refuse what the interpreter refuses (an index out of
+bounds, extents that disagree, a division by zero, a loop step that is not
+positive), with the same message. Upstream's `cf.assert` carries a fixed
+string; the interpreter's messages name the values involved, so this op
+carries a message template with one `{}` per value, formatted only when the
+check fails:
+
+    rtcheck.assert %ok, "memref.load: index [{}] is out of bounds of shape ({},)"
+        (%i, %n : index, index)
+
+(one line in the IR).
+
+The interpreter raises an `InterpretationError` with the formatted message
+when `%in_bounds` is false; `linalg_ext.jit` lowers the op to a branch to a
+failure call that ends the compiled call and raises `JitError` with the same
+text. Values are formatted as signed 64-bit integers.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from xdsl.dialects.builtin import IndexType, IntegerType, StringAttr, i1
+from xdsl.ir import Dialect, SSAValue
+from xdsl.irdl import (
+    IRDLOperation,
+    irdl_op_definition,
+    operand_def,
+    prop_def,
+    var_operand_def,
+)
+
+from linalg_ext.verification import op_error
+
+
+@irdl_op_definition
+class RuntimeAssertOp(IRDLOperation):
+    """Fail the run with `message.format(*values)` when `condition` is false."""
+
+    name = "rtcheck.assert"
+
+    condition = operand_def(i1)
+    values = var_operand_def(IndexType | IntegerType)
+    message = prop_def(StringAttr)
+
+    assembly_format = (
+        "$condition `,` $message (` ` `(` $values^ `:` type($values) `)`)? attr-dict"
+    )
+
+    def __init__(
+        self,
+        condition: SSAValue,
+        message: str,
+        values: Sequence[SSAValue] = (),
+    ):
+        super().__init__(
+            operands=[condition, list(values)],
+            properties={"message": StringAttr(message)},
+        )
+
+    def verify_(self) -> None:
+        placeholders = self.message.data.count("{}")
+        if placeholders != len(self.values):
+            op_error(
+                self,
+                f"expected {placeholders} values for the message's placeholders, "
+                f"got {len(self.values)}",
+            )
+
+    def formatted(self, values: Sequence[int]) -> str:
+        """The message with `values` in its placeholders."""
+        return self.message.data.format(*values)
+
+
+RtCheck = Dialect("rtcheck", [RuntimeAssertOp])
+"""The run-time checks dialect: `rtcheck.assert`."""
