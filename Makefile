@@ -7,7 +7,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: all venv venv-xdsl test test-xdsl-compat lint lit pytest demo bench clean
+.PHONY: all venv venv-xdsl test test-xdsl-compat lint lit pytest demo bench fuzz clean
 
 all: test
 
@@ -111,6 +111,16 @@ demo: $(STAMP)
 	@PYTHONWARNINGS=ignore::DeprecationWarning $(BIN)/python examples/pad_fusion_demo.py
 	@echo
 	@echo "== next: docs/tutorial.md"
+
+## make fuzz: the differential fuzzer (docs/fuzzing.md): N random valid
+## programs (from seed SEED) through every pass and pipeline we ship, on JOBS
+## processes; interpreter before == after == compiled. Reproducers of failures
+## go to build/fuzz/. `make test` runs a fixed-seed slice of it.
+N ?= 200
+SEED ?= 0
+JOBS ?= $(shell nproc 2>/dev/null || echo 2)
+fuzz: $(STAMP)
+	$(BIN)/python tests/fuzz/fuzz.py -n $(N) --seed $(SEED) --jobs $(JOBS)
 
 ## make bench: the benchmarks (medians, side by side): compiled kernels (our
 ## lowering + llvmlite vs mlir-opt-22 | mlir-runner-22 -O3 vs numpy), the interpreter
