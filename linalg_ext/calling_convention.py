@@ -11,7 +11,8 @@ lay it out, built here from numpy arrays and read back into them:
 - a scalar is its C type, `np.ctypeslib.as_ctypes_type` of the
   interpreter's dtype (`index` int64, `i1` int8), except `f16`, which ctypes
   lacks and which travels as its 16 bits: `scalar_ctype`, `scalar_argument`,
-  `python_scalar`;
+  `python_scalar`. The value must be one the type holds, by the rule every
+  backend follows (`linalg_ext.argument_values`);
 - several results are a struct of them, fields `f0`, `f1`, ... (what a
   lowered function returns, and what upstream's C interface writes through
   its first argument): `results_ctype`, `result_fields`;
@@ -19,13 +20,15 @@ lay it out, built here from numpy arrays and read back into them:
   freed with `LIBC.free`.
 
 The two runners keep different entry points, each essential to it. The JIT
-adds `_lx_packed_<name>(slots, result, nanoseconds)` to the LLVM IR it
-generates (`pack_slots` fills the slots): one ctypes signature calls every
-function, and the call is timed in machine code, which the benchmarks
-compare with upstream's `rtclock`. The oracle runs the LLVM IR upstream
-produced, unmodified, so it calls the `_mlir_ciface_<name>` wrappers
-upstream generates (`--llvm-request-c-wrappers`: a memref by pointer to its
-descriptor, results through a pointer passed first). Both build the same
+adds `_lx_packed_<name>(slots, result, nanoseconds, context)` to the LLVM
+IR it generates (the slots laid out as `pack_slots` says; the context is
+where a failing call leaves its message, linalg_ext/jit/failures.py): one
+ctypes signature calls every function, and the call is timed in machine
+code, which the benchmarks compare with upstream's `rtclock`. The oracle
+runs the LLVM IR upstream produced, unmodified, so it calls the
+`_mlir_ciface_<name>` wrappers upstream generates
+(`--llvm-request-c-wrappers`: a memref by pointer to its descriptor,
+results through a pointer passed first). Both build the same
 descriptors and scalars here.
 """
 
@@ -48,6 +51,7 @@ from xdsl.dialects.builtin import (
 from xdsl.ir import Attribute
 from xdsl.utils.exceptions import InterpretationError
 
+from linalg_ext.argument_values import ArgumentValueError, argument_value
 from linalg_ext.bufferization.layouts import row_major_strides
 from linalg_ext.semantics.arrays import is_i1, numpy_dtype
 from linalg_ext.shaped import is_ranked_shaped
@@ -124,22 +128,37 @@ def results_ctype(types: Sequence[Attribute]) -> Any:
 # Arguments
 
 
-def scalar_converter(type_: Attribute) -> Callable[[Any], Any]:
-    """value -> the C scalar of `type_`: an integer wraps to the type's width
-    (two's complement), i1 is 0 or 1, a float rounds as numpy casts it (f16
-    then travels as its bits). What it needs of `type_` is looked up once."""
+def scalar_converter(
+    type_: Attribute, what: str = "the argument"
+) -> Callable[[Any], Any]:
+    """value -> the C scalar of `type_`, after `argument_values`' rule (a
+    refused value raises ArgumentError after `what`): an integer is kept as
+    its bits (two's complement), i1 is 0 or 1, a float is rounded to the
+    type (f16 then travels as its bits)."""
     ctype = scalar_ctype(type_)
     if is_i1(type_):
-        return lambda value: ctype(1 if value else 0)
+        return lambda value: ctype(_accepted(value, type_, what))
     if isinstance(type_, IntegerType | IndexType):
-        return lambda value: ctype(int(value))  # ctypes keeps the low bits
+        # ctypes keeps the low bits
+        return lambda value: ctype(_accepted(value, type_, what))
     dtype = numpy_dtype(type_)
-    return lambda value: ctype.from_buffer_copy(np.array(value, dtype))
+    return lambda value: ctype.from_buffer_copy(
+        np.array(_accepted(value, type_, what), dtype)
+    )
 
 
-def scalar_argument(value: Any, type_: Attribute) -> Any:
+def scalar_argument(value: Any, type_: Attribute, what: str = "the argument") -> Any:
     """`value` as the C scalar of `type_` (see `scalar_converter`)."""
-    return scalar_converter(type_)(value)
+    return scalar_converter(type_, what)(value)
+
+
+def _accepted(value: Any, type_: Attribute, what: str) -> Any:
+    """`value` as `argument_values` converts it for `type_` (a Python int
+    or float), or ArgumentError saying why it is refused."""
+    try:
+        return argument_value(value, type_, what)
+    except ArgumentValueError as error:
+        raise ArgumentError(str(error)) from None
 
 
 def descriptor_fields(array: np.ndarray, offset: int = 0) -> list[int]:
@@ -207,12 +226,15 @@ def _layout_offset(what: str, type_: MemRefType) -> Callable[[np.ndarray], int]:
 
 
 def _array_checker(
-    what: str, type_: MemRefType
+    what: str, type_: MemRefType, written: bool = False
 ) -> Callable[[Any], tuple[np.ndarray, int]]:
     """value -> (the array it is passed as, its descriptor offset), passing a
     numpy array as it is (no copy) after checking it fits `type_`: its dtype
-    (i1 also takes bool), static extents and layout. `what` names the
-    argument in errors. The checks of `type_` are prepared once."""
+    (i1 also takes bool), static extents and layout, and, when the function
+    may write it (`written`), that it is writeable. Anything else (a list,
+    a scalar) is converted by `argument_values`' rule into a new array.
+    `what` names the argument in errors. The checks of `type_` are prepared
+    once."""
     element = type_.get_element_type()
     dtype = numpy_dtype(element)
     accepted = {dtype, np.dtype(np.bool_)} if is_i1(element) else {dtype}
@@ -221,7 +243,8 @@ def _array_checker(
 
     def check(value: Any) -> tuple[np.ndarray, int]:
         if not isinstance(value, np.ndarray):
-            value = np.asarray(value, dtype=dtype)
+            value = _accepted(value, type_, what)
+            assert isinstance(value, np.ndarray)
         if value.dtype not in accepted:
             raise ArgumentError(
                 f"{what} has dtype {value.dtype}, {type_} needs {dtype}"
@@ -237,24 +260,45 @@ def _array_checker(
             raise ArgumentError(
                 f"{what}: strides {value.strides} are not whole elements"
             )
+        if written and not value.flags.writeable:
+            raise ArgumentError(
+                f"{what} is a read-only array, and the function may write "
+                f"into its {type_}; pass a writeable copy (numpy.array(...))"
+            )
         return value, layout_offset(value)
 
     return check
 
 
-def _scalar_slot(type_: Attribute) -> Callable[[Any], int]:
+def _scalar_slot(what: str, type_: Attribute) -> Callable[[Any], int]:
     """value -> the 8-byte slot a scalar of `type_` travels in, as an int64:
-    its bits from the slot's first byte, the rest zero (an integer wraps to
-    the type's width, i1 is 0 or 1, a float rounds as numpy casts it)."""
-    if is_i1(type_):
-        return lambda value: 1 if value else 0
+    its bits from the slot's first byte, the rest zero. The value must be
+    accepted by `argument_values`' rule (an integer that fits the type, read
+    as signed or unsigned; i1 a bool, 0 or 1; a float or integer that the
+    float type holds); a Python int in range, or a Python float for f64,
+    takes a fast path."""
     if isinstance(type_, IntegerType | IndexType):
         width = 64 if isinstance(type_, IndexType) else type_.width.data
         mask = (1 << width) - 1
-        return lambda value: _as_int64(int(value) & mask)
+        low = -1 if is_i1(type_) else -(1 << (width - 1))
+        high = 1 if is_i1(type_) else mask
+
+        def integer(value: Any) -> int:
+            if type(value) is not int or not low <= value <= high:
+                value = _accepted(value, type_, what)
+            return _as_int64(value & mask)
+
+        return integer
     dtype = numpy_dtype(type_)
     unsigned = np.dtype(f"u{dtype.itemsize}")
-    return lambda value: _as_int64(np.array(value, dtype).view(unsigned).item())
+    fast = float if dtype == np.float64 else None
+
+    def floating(value: Any) -> int:
+        if type(value) is not fast:
+            value = _accepted(value, type_, what)
+        return _as_int64(np.array(value, dtype).view(unsigned).item())
+
+    return floating
 
 
 def _as_int64(bits: int) -> int:
@@ -262,14 +306,15 @@ def _as_int64(bits: int) -> int:
 
 
 def slot_converter(
-    what: str, type_: Attribute
+    what: str, type_: Attribute, written: bool = False
 ) -> Callable[[Any], tuple[list[int], np.ndarray | None]]:
     """value -> (the 8-byte slots a packed entry point reads it from, the
     array it is passed as or None): a descriptor's fields (3 + 2·rank
-    slots), or a scalar in one. No ctypes object is built: this is most of
-    what a JIT call costs from Python."""
+    slots), or a scalar in one. `written`: the function may write a memref
+    argument, so a read-only array is refused. No ctypes object is built:
+    this is most of what a JIT call costs from Python."""
     if isinstance(type_, MemRefType):
-        check = _array_checker(what, type_)
+        check = _array_checker(what, type_, written)
 
         def memref(value: Any) -> tuple[list[int], np.ndarray | None]:
             array, offset = check(value)
@@ -278,7 +323,7 @@ def slot_converter(
         return memref
     if isinstance(type_, IndexType | IntegerType | AnyFloat):
         try:
-            slot = _scalar_slot(type_)
+            slot = _scalar_slot(what, type_)
         except (InterpretationError, NotImplementedError) as error:
             raise ArgumentError(f"{what}: unsupported type {type_}") from error
         return lambda value: ([slot(value)], None)

@@ -8,10 +8,14 @@ As upstream's pass of the same name:
 - the arguments of every block such a branch leads to get their LLVM types
   (`index` -> i64, memref -> descriptor),
   their uses in the block seeing the original type through a cast;
-- `cf.assert %c, "msg"` splits its block: `llvm.cond_br %c` to the rest of
-  the block, or to a block that writes `msg` and a newline to stderr
-  (`write(2, ...)`), calls `abort` and is `llvm.unreachable`. (Upstream
-  prints with `puts`, on stdout, whose buffer `abort` does not flush.)
+- `cf.assert %c, "msg"` and `rtcheck.assert %c, "template" (values)` split
+  their block: `llvm.cond_br %c` to the rest of the block, or to a block
+  that calls the run-time failure function `_lx_fail` with the
+  interpreter's message ("cf.assert failed: msg"; the template and its
+  values) and is `llvm.unreachable` (linalg_ext/lowering/llvm_asserts.py).
+  `linalg_ext.jit` defines `_lx_fail`: the compiled call ends and Python
+  gets a `JitError` with that message. (Upstream prints `msg` with `puts`
+  and aborts the process.)
 
 A branch may not reach one block twice with different operands in LLVM IR
 (the block's phis would get two values from one predecessor): such an
@@ -29,16 +33,7 @@ from dataclasses import dataclass
 
 from xdsl.context import Context
 from xdsl.dialects import cf, llvm
-from xdsl.dialects.builtin import (
-    IndexType,
-    IntegerAttr,
-    IntegerType,
-    ModuleOp,
-    StringAttr,
-    i8,
-    i32,
-    i64,
-)
+from xdsl.dialects.builtin import IndexType, IntegerType, ModuleOp
 from xdsl.ir import Attribute, Block, Operation, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import (
@@ -46,28 +41,24 @@ from xdsl.pattern_rewriter import (
     RewritePattern,
     op_type_rewrite_pattern,
 )
-from xdsl.rewriter import InsertPoint, Rewriter
-from xdsl.traits import SymbolTable
+from xdsl.rewriter import InsertPoint
 
 from linalg_ext.compat import llvm_ops
+from linalg_ext.dialect.runtime_check import RuntimeAssertOp
+from linalg_ext.lowering.llvm_asserts import (
+    lower_cf_assert,
+    lower_runtime_assert,
+)
+from linalg_ext.lowering.llvm_asserts import (
+    why_not_lowered as why_assert_not_lowered,
+)
 from linalg_ext.lowering.llvm_types import (
-    POINTER,
     LoweringError,
     convert_block_arguments,
     convert_type,
     to_llvm,
 )
-from linalg_ext.lowering.scalar_ops import (
-    after_declarations,
-    apply_patterns,
-    check_ops,
-    declare_function,
-)
-
-ABORT_TYPE = llvm.LLVMFunctionType([], llvm.LLVMVoidType())
-WRITE_TYPE = llvm.LLVMFunctionType([i32, POINTER, i64], i64)
-STDERR = 2
-ASSERT_MESSAGE_PREFIX = "__linalg_ext_assert_msg"
+from linalg_ext.lowering.scalar_ops import apply_patterns, check_ops
 
 
 def _converted_operands(
@@ -149,59 +140,6 @@ class SwitchToLLVM(RewritePattern):
         )
 
 
-def _message_global(module: ModuleOp, message: str) -> tuple[str, int]:
-    """A private constant global holding `message` and a newline (made once
-    per message): its name and its size in bytes."""
-    text = message + "\n"
-    size = len(text.encode("utf-8"))
-    array = llvm.LLVMArrayType(size, i8)
-    for op in module.ops:
-        if (
-            isinstance(op, llvm.GlobalOp)
-            and op.sym_name.data.startswith(ASSERT_MESSAGE_PREFIX)
-            and op.value == StringAttr(text)
-        ):
-            return op.sym_name.data, size
-    index = 0
-    while SymbolTable.lookup_symbol(module, name := f"{ASSERT_MESSAGE_PREFIX}_{index}"):
-        index += 1
-    global_op = llvm.GlobalOp(
-        array, name, "private", constant=True, value=StringAttr(text)
-    )
-    Rewriter.insert_op(global_op, after_declarations(module))
-    return name, size
-
-
-def lower_assert(op: cf.AssertOp, module: ModuleOp) -> None:
-    """Split the block at `op`: branch to the rest of the block, or to a
-    block that reports `op.msg` and aborts."""
-    block = op.parent_block()
-    assert block is not None and block.parent is not None
-    following = op.next_op
-    assert following is not None, "cf.assert cannot end a block"
-    rest = block.split_before(following)
-
-    declare_function(module, "write", WRITE_TYPE)
-    declare_function(module, "abort", ABORT_TYPE)
-    name, size = _message_global(module, op.msg.data)
-    failure = Block()
-    address = llvm.AddressOfOp(name, POINTER)
-    stderr = llvm.ConstantOp(IntegerAttr(STDERR, i32), i32)
-    length = llvm.ConstantOp(IntegerAttr(size, i64), i64)
-    failure.add_ops(
-        [
-            address,
-            stderr,
-            length,
-            llvm.CallOp("write", stderr, address, length, return_type=i64),
-            llvm.CallOp("abort"),
-            llvm.UnreachableOp(),
-        ]
-    )
-    block.parent.add_block(failure)
-    Rewriter.replace_op(op, llvm.CondBrOp(op.arg, rest, [], failure, []))
-
-
 def _unsupported_type(values: Sequence[SSAValue]) -> Attribute | None:
     for value in values:
         try:
@@ -212,9 +150,11 @@ def _unsupported_type(values: Sequence[SSAValue]) -> Attribute | None:
 
 
 def why_not_converted(op: Operation) -> str | None:
-    """Why `op` (a cf op) cannot be converted, or None."""
+    """Why `op` (a cf or rtcheck op) cannot be converted, or None."""
     if isinstance(op, cf.AssertOp):
         return None
+    if isinstance(op, RuntimeAssertOp):
+        return why_assert_not_lowered(op)
     if not isinstance(op, cf.BranchOp | cf.ConditionalBranchOp | cf.SwitchOp):
         return "has no lowering to the llvm dialect"
     if isinstance(op, cf.SwitchOp) and not isinstance(
@@ -236,17 +176,19 @@ def why_not_converted(op: Operation) -> str | None:
 
 @dataclass(frozen=True)
 class ConvertCfToLLVMPass(ModulePass):
-    """Convert `cf` branches and assertions to the `llvm` dialect (see the
-    module docstring)."""
+    """Convert `cf` branches and assertions (and `rtcheck.assert`) to the
+    `llvm` dialect (see the module docstring)."""
 
     name = "convert-cf-to-llvm"
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        found = check_ops(self.name, op, "cf.", why_not_converted)
+        found = check_ops(self.name, op, ("cf.", "rtcheck."), why_not_converted)
         # Asserts split blocks: lower them before the walk over the branches.
         for assert_op in found:
             if isinstance(assert_op, cf.AssertOp):
-                lower_assert(assert_op, op)
+                lower_cf_assert(assert_op, op)
+            elif isinstance(assert_op, RuntimeAssertOp):
+                lower_runtime_assert(assert_op, op)
         apply_patterns(
             self.name, op, (BranchToLLVM(), CondBranchToLLVM(), SwitchToLLVM())
         )

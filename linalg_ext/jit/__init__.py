@@ -6,17 +6,23 @@
     result = compiled["square"](x)             # numpy arrays and Python scalars in
     compiled.compile_seconds                   # what compiling took, by stage
 
+A call that fails a run-time check raises `JitError` with the
+interpreter's message; so does every misuse of the API.
+
 The package, by concept:
 
 - `compiler`: `compile_module`, the pipeline from a module to machine code
   (bufferize, `lower-to-llvm`, translate, optimize, MCJIT);
 - `llvm_additions`: what it adds to the module on the way (packed entry
-  points, `_lx_malloc`, the renaming of defined functions);
+  points, `_lx_malloc`, `_lx_fail`, the reset of mutable globals, the
+  renaming of defined functions);
+- `failures`: how a call fails (its context, the message);
+- `writes`: which memref arguments and globals a function may write;
 - `compiled`: what it returns (`JitModule`, `JitFunction`, `run_function`)
   and how a call converts numpy values, by `linalg_ext.calling_convention`
   (the convention the upstream oracle, `linalg_ext.upstream`, uses too);
-- `memory`: memory tracking (`TRACKER`) and the ownership of returned
-  buffers.
+- `memory`: memory tracking (`TRACKER`, per call `CallMemory`) and the
+  ownership of returned buffers.
 
 `run_function(compiled, name, inputs)` returns the interpreter's
 `FunctionRun` shape (results, arguments after the call, leaks), so tools
@@ -24,7 +30,8 @@ compare the two backends value for value. Leaks are known when the module
 was compiled with `track_memory=True`: allocation then goes through
 `_mlir_memref_to_llvm_alloc`/`_free` (upstream's generic allocation
 functions), bound to functions that also count bytes (`MemoryTracker`:
-current and peak).
+current and peak) and, per call, what the call holds (`CallMemory`), so
+that calls from several threads at once each know their own leaks.
 """
 
 from linalg_ext.jit.compiled import (
@@ -37,6 +44,7 @@ from linalg_ext.jit.compiled import (
 )
 from linalg_ext.jit.compiler import BUFFERIZATION, compile_module
 from linalg_ext.jit.llvm_additions import (
+    ALLOCATION_FAILED,
     CLOCK_MONOTONIC,
     DEFINED_PREFIX,
     HUGE_PAGE,
@@ -45,9 +53,10 @@ from linalg_ext.jit.llvm_additions import (
     PACKED_PREFIX,
     RUNTIME_MALLOC,
 )
-from linalg_ext.jit.memory import TRACKER, MemoryTracker
+from linalg_ext.jit.memory import TRACKER, CallMemory, MemoryTracker
 
 __all__ = [
+    "ALLOCATION_FAILED",
     "BUFFERIZATION",
     "CLOCK_MONOTONIC",
     "DEFINED_PREFIX",
@@ -58,6 +67,7 @@ __all__ = [
     "PACKED_PREFIX",
     "RUNTIME_MALLOC",
     "TRACKER",
+    "CallMemory",
     "CompileTimes",
     "JitError",
     "JitFunction",

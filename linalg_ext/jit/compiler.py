@@ -2,23 +2,28 @@
 
 All in this process, without `mlir-opt`:
 
+0. the module is verified (a module that does not verify is a `JitError`
+   with the verifier's message, on one line);
 1. a program with tensors is bufferized first (`BUFFERIZATION`:
    `one-shot-bufferize` with function boundaries and identity layouts, then
    `buffer-deallocation-pipeline`). Tensor arguments of public functions are
    marked `bufferization.writable = false`, so a call never writes into the
    caller's arrays (the analysis copies only where the function would);
 2. `lower-to-llvm` (passes/lower_to_llvm.py) takes the memref program to the
-   `llvm` dialect;
+   `llvm` dialect, with run-time checks unless `runtime_checks=False`;
 3. xDSL's translation (with `linalg_ext.compat`'s additions) gives LLVM IR,
    to which `linalg_ext.jit.llvm_additions` adds a packed entry point per
-   public function and the runtime's `_lx_malloc`;
+   public function and the runtime's `_lx_malloc` and `_lx_fail`;
 4. llvmlite optimizes the IR at `-O3` (LLVM's new pass manager, loop and SLP
    vectorization on) for the host CPU and MCJIT compiles it.
 """
 
 from __future__ import annotations
 
+import threading
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 from xdsl.dialects import func
@@ -31,7 +36,7 @@ from xdsl.dialects.builtin import (
     TensorType,
     UnrankedMemRefType,
 )
-from xdsl.ir import Attribute
+from xdsl.ir import Attribute, Operation
 from xdsl.utils.exceptions import DiagnosticException, InterpretationError
 
 from linalg_ext.calling_convention import results_ctype
@@ -43,14 +48,21 @@ from linalg_ext.jit.compiled import (
     JitFunction,
     JitModule,
 )
+from linalg_ext.jit.failures import context_key
 from linalg_ext.jit.llvm_additions import (
     PACKED_PREFIX,
+    RUNTIME_FREE,
+    RUNTIME_MALLOC,
     add_packed_entry_points,
+    define_runtime_fail,
+    define_runtime_free,
     define_runtime_malloc,
+    mutable_globals,
     rename_defined_functions,
-    route_malloc,
+    route_calls,
 )
 from linalg_ext.jit.memory import bind_tracking_symbols
+from linalg_ext.jit.writes import unwritten_globals, written_arguments
 from linalg_ext.pipelines import apply_pipeline
 
 BUFFERIZATION = (
@@ -159,27 +171,89 @@ def _compile_llvm_ir(llvm_ir: str, opt_level: int, track_memory: bool) -> Any:
     return engine
 
 
+@contextmanager
+def _stage(what: str, prefix: str = "") -> Iterator[None]:
+    """The errors of one stage as JitError: a diagnostic (refused input) on
+    one line after `prefix`; anything else is an internal error, said as
+    such (the cause chained), so that the API raises only JitError."""
+    try:
+        yield
+    except JitError:
+        raise
+    except DiagnosticException as error:
+        raise JitError(prefix + _one_line(str(error))) from error
+    except Exception as error:
+        raise JitError(
+            f"internal error while {what}: {type(error).__name__}: "
+            f"{_one_line(str(error))}"
+        ) from error
+
+
+def _one_line(text: str) -> str:
+    return " ".join(line.strip() for line in text.splitlines() if line.strip())
+
+
+def _verify(module: ModuleOp) -> None:
+    """JitError with the verifier's message if `module` does not verify:
+    each op on its own, outer ops first (as MLIR), then the whole module."""
+    failing: Operation = module
+    try:
+        for op in module.walk():
+            failing = op
+            op.verify(verify_nested_ops=False)
+        failing = module
+        module.verify()
+    except DiagnosticException as error:
+        message = _one_line(str(error))
+        prefix = f"'{failing.name}' op "
+        if failing is not module and not message.startswith(prefix):
+            message = prefix + message
+        raise JitError(f"the module does not verify: {message}") from None
+    except Exception as error:
+        raise JitError(
+            f"internal error while verifying '{failing.name}': "
+            f"{type(error).__name__}: {_one_line(str(error))}"
+        ) from error
+
+
 def compile_module(
     module: ModuleOp,
     *,
     opt_level: int = 3,
     track_memory: bool = False,
+    runtime_checks: bool = True,
 ) -> JitModule:
     """Compile every public function of `module` (see the module docstring).
 
-    Raises `JitError` naming what could not be compiled."""
+    `runtime_checks`: compiled code checks what the interpreter checks
+    (indices, extents, divisions, loop steps) and a failing check raises
+    `JitError` with the interpreter's message; False leaves out what
+    `lower-to-llvm`'s `runtime-checks` adds (`cf.assert` and allocation
+    failures are checked either way).
+
+    Raises `JitError` naming what could not be compiled (also for a
+    `module` that is not a `ModuleOp`, or does not verify)."""
     from linalg_ext.compat import install
 
+    if not isinstance(module, ModuleOp):
+        raise JitError(
+            f"compile_module takes a builtin.module (a ModuleOp), not "
+            f"{type(module).__name__}; parse text first (linalg_ext.context."
+            "make_context() and xdsl.parser.Parser(...).parse_module())"
+        )
     install()
+    _verify(module)
     times = CompileTimes()
     work = module.clone()
     start = time.perf_counter()
+    tensor_arguments = {
+        name: [isinstance(t, TensorType) for t in op.function_type.inputs.data]
+        for name, op in _signatures(work).items()
+    }
     if _has_tensors(work):
         _mark_tensor_arguments_read_only(work)
-        try:
+        with _stage("bufferizing", "cannot bufferize: "):
             apply_pipeline(BUFFERIZATION, work)
-        except DiagnosticException as error:
-            raise JitError(f"cannot bufferize: {error}") from error
     times.bufferization = time.perf_counter() - start
     signatures = {
         name: (
@@ -192,27 +266,47 @@ def compile_module(
         for type_ in (*inputs, *outputs):
             if isinstance(type_, UnrankedMemRefType | TensorType):
                 raise JitError(f"@{name}: cannot pass {type_} to compiled code")
+    # Tensor arguments are never written (bufferization copies first).
+    written = {
+        name: [
+            may and not tensor
+            for may, tensor in zip(
+                written_arguments(op), tensor_arguments[name], strict=True
+            )
+        ]
+        for name, op in _signatures(work).items()
+    }
+    kept_globals = unwritten_globals(work)
     start = time.perf_counter()
     from linalg_ext.passes.lower_to_llvm import LowerToLLVMPass
 
-    try:
-        LowerToLLVMPass(use_generic_functions=track_memory).apply(make_context(), work)
-    except DiagnosticException as error:
-        raise JitError(str(error)) from error
+    lowering = LowerToLLVMPass(
+        use_generic_functions=track_memory, runtime_checks=runtime_checks
+    )
+    with _stage("lowering"):
+        lowering.apply(make_context(), work)
     times.lowering = time.perf_counter() - start
 
     start = time.perf_counter()
     from xdsl.backend.llvm.convert import convert_module
 
     rename_defined_functions(work)
-    calls_malloc = route_malloc(work)
+    allocator = "_mlir_memref_to_llvm_alloc" if track_memory else "malloc"
+    allocates = route_calls(work, allocator, RUNTIME_MALLOC)
+    frees = not track_memory and route_calls(work, "free", RUNTIME_FREE)
     try:
         llvm_module = convert_module(work, fallback_target_triple=None)
-    except (NotImplementedError, Exception) as error:
-        raise JitError(f"cannot translate to LLVM IR: {error}") from error
-    add_packed_entry_points(llvm_module, list(signatures))
-    if calls_malloc:
-        define_runtime_malloc(llvm_module)
+    except Exception as error:
+        message = _one_line(str(error))
+        raise JitError(f"cannot translate to LLVM IR: {message}") from error
+    key = context_key()
+    reset = mutable_globals(llvm_module, sorted(kept_globals))
+    add_packed_entry_points(llvm_module, list(signatures), key, reset)
+    if allocates:
+        define_runtime_malloc(llvm_module, allocator, key)
+    if frees:
+        define_runtime_free(llvm_module, key)
+    define_runtime_fail(llvm_module, key)
     llvm_ir = str(llvm_module)
     times.translation = time.perf_counter() - start
 
@@ -220,6 +314,7 @@ def compile_module(
     engine = _compile_llvm_ir(llvm_ir, opt_level, track_memory)
     times.llvm = time.perf_counter() - start
 
+    turns = threading.Lock() if reset else None
     functions = {
         name: JitFunction(
             name=name,
@@ -229,6 +324,8 @@ def compile_module(
             _result_ctype=_results_ctype(name, outputs),
             _tracked=track_memory,
             _engine=engine,
+            _written=written[name],
+            _turns=turns,
         )
         for name, (inputs, outputs) in signatures.items()
     }

@@ -14,7 +14,9 @@ dialect. They share:
   (`signed_quotient`, `ceil_unsigned_quotient`) and of integer resizing
   (`resize_integer`), which `arith` and `index` share;
 - `declare_function`: a module-level `llvm.func` declaration (libm
-  functions, `abort`), added once.
+  functions, the run-time failure function `_lx_fail` that failed
+  `rtcheck.assert`s and `cf.assert`s call, lowering/llvm_asserts.py),
+  added once.
 """
 
 from __future__ import annotations

@@ -5,7 +5,9 @@
   as a signed value of its width), else to the default block, with that
   destination's operands;
 - `cf.assert`: an error carrying the message when the condition is false
-  (compiled code aborts there).
+  ("cf.assert failed: msg"); compiled code ends the call there and
+  `linalg_ext.jit` raises a `JitError` with the same text (docs/jit.md,
+  "When a call fails").
 """
 
 from __future__ import annotations
