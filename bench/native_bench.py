@@ -8,7 +8,14 @@ Kernels (tensor programs, f32):
   0 (the seed 000 example: 1024² -> 1280²); fused = after our `fuse-pad`;
 - (a+b)*c two generics / fused: on 4096²; fused = after our
   `linalg-fuse-elementwise-ext`;
-- matmul+relu: a 1024² `linalg.matmul` followed by an elementwise max(x, 0).
+- matmul+relu: a 1024² `linalg.matmul` followed by an elementwise max(x, 0);
+- softmax dynamic: `linalg_ext.softmax` over the rows of a 2048² matrix, and
+  (a+b)*c dynamic: one generic on 4096², both with `?` shapes, so that the
+  extents that must agree are checked at run time (no upstream column).
+
+Each kernel is also compiled without run-time checks (`compile_module`'s
+`runtime_checks=False`) and called alternately with the checked one: "chk/no" is
+what the checks cost, the fastest checked call over the fastest other.
 
 Each kernel text is compiled three ways:
 
@@ -131,6 +138,59 @@ func.func @kernel(%a: {t}, %b: {t}) -> {t} {{
 """
 
 
+def softmax_dynamic() -> str:
+    """`linalg_ext.softmax` over the rows of a matrix of any shape (upstream
+    has no such op: no upstream column)."""
+    t, v = "tensor<?x?xf32>", "tensor<?xf32>"
+    return f"""
+func.func @kernel(%x: {t}) -> {t} {{
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %m = tensor.dim %x, %c0 : {t}
+  %n = tensor.dim %x, %c1 : {t}
+  %ninf = arith.constant 0xFF800000 : f32
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty(%m, %n) : {t}
+  %e0 = tensor.empty(%m) : {v}
+  %e1 = tensor.empty(%m) : {v}
+  %e2 = tensor.empty(%m) : {v}
+  %max = linalg.fill ins(%ninf : f32) outs(%e0 : {v}) -> {v}
+  %acc = linalg.fill ins(%zero : f32) outs(%e1 : {v}) -> {v}
+  %r:4 = linalg_ext.softmax dimension(1) ins(%x : {t})
+      outs(%e, %max, %acc, %e2 : {t}, {v}, {v}, {v}) : {t}, {v}, {v}, {v}
+  return %r#0 : {t}
+}}
+"""
+
+
+def add_mul_dynamic() -> str:
+    """(a+b)*c fused, on operands of any shape: the extents that must agree
+    are checked once per call."""
+    t = "tensor<?x?xf32>"
+    return f"""
+func.func @kernel(%a: {t}, %b: {t}, %c: {t}) -> {t} {{
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %m = tensor.dim %a, %c0 : {t}
+  %n = tensor.dim %a, %c1 : {t}
+  %e = tensor.empty(%m, %n) : {t}
+  %p = linalg.generic {{indexing_maps = [{ID2}, {ID2}, {ID2}, {ID2}], {PARALLEL_2D}}}
+      ins(%a, %b, %c : {t}, {t}, {t}) outs(%e : {t}) {{
+  ^bb0(%x: f32, %y: f32, %z: f32, %o: f32):
+    %s = arith.addf %x, %y : f32
+    %r = arith.mulf %s, %z : f32
+    linalg.yield %r : f32
+  }} -> {t}
+  return %p : {t}
+}}
+"""
+
+
+def softmax_rows(x: np.ndarray) -> np.ndarray:
+    e = np.exp(x - x.max(axis=1, keepdims=True))
+    return e / e.sum(axis=1, keepdims=True)
+
+
 @dataclass
 class Kernel:
     label: str
@@ -138,6 +198,8 @@ class Kernel:
     shapes: list[tuple[int, ...]]
     reference: Callable[..., np.ndarray]
     repetitions: int
+    upstream: bool = True
+    """Whether upstream MLIR has every op (and the harness static shapes)."""
 
 
 def parse(text: str) -> ModuleOp:
@@ -206,12 +268,29 @@ def kernels(quick: bool) -> list[Kernel]:
             lambda a, b: np.maximum(a @ b, 0),
             reps or 3,
         ),
+        Kernel(
+            "softmax dynamic",
+            softmax_dynamic(),
+            [(n_abc // 2, n_abc // 2)],
+            softmax_rows,
+            reps or 10,
+            upstream=False,
+        ),
+        Kernel(
+            "(a+b)*c dynamic",
+            add_mul_dynamic(),
+            [(n_abc, n_abc)] * 3,
+            lambda a, b, c: (a + b) * c,
+            reps or 10,
+            upstream=False,
+        ),
     ]
 
 
 def time_ours(kernel: Kernel, inputs: list[np.ndarray]) -> tuple[float, float, float]:
     """(median seconds per call in machine code, the same seen from Python,
-    compile seconds); checks the result."""
+    compile seconds); checks the result. Compiled as the JIT does by default,
+    with run-time checks."""
     compiled = compile_module(parse(kernel.text))
     function = compiled["kernel"]
     native, from_python = [], []
@@ -230,6 +309,22 @@ def time_ours(kernel: Kernel, inputs: list[np.ndarray]) -> tuple[float, float, f
         statistics.median(from_python),
         compiled.compile_seconds.total,
     )
+
+
+def time_check_cost(kernel: Kernel, inputs: list[np.ndarray]) -> tuple[float, float]:
+    """(seconds per call in machine code with run-time checks, without): both
+    compiled, their calls alternated, so that a machine's changing load weighs
+    on both alike, and the fastest call of each, the least disturbed by it (on
+    a loaded machine medians of identical code differ by tens of percent)."""
+    checked = compile_module(parse(kernel.text))["kernel"]
+    unchecked = compile_module(parse(kernel.text), runtime_checks=False)["kernel"]
+    with_checks, without = [], []
+    for _ in range(max(kernel.repetitions, 5)):
+        for function, times in ((checked, with_checks), (unchecked, without)):
+            result = function(*inputs)
+            times.append(function.last_call_seconds)
+            del result
+    return min(with_checks), min(without)
 
 
 def upstream_program(kernel: Kernel) -> str:
@@ -286,6 +381,8 @@ func.func @main() {{
 
 def time_upstream(kernel: Kernel) -> float | None:
     """Median seconds per call compiled by mlir-opt-22 | mlir-runner-22 -O3."""
+    if not kernel.upstream:
+        return None
     if shutil.which("mlir-opt-22") is None or shutil.which("mlir-runner-22") is None:
         return None
     lowered = subprocess.run(
@@ -340,21 +437,28 @@ def main(argv: list[str] | None = None) -> int:
     header = (
         f"{'kernel':<24}{'ours ms':>10}{'+py ms':>9}{'upstream ms':>13}"
         f"{'numpy ms':>10}{'ours/up':>9}{'ours/np':>9}{'compile s':>11}"
+        f"{'chk ms':>9}{'no-chk ms':>11}{'chk/no':>8}"
     )
     print("Per-call medians; compiled by us (llvmlite), upstream (mlir-runner-22 -O3),")
-    print("and numpy, in one run.")
+    print("and numpy, in one run. 'ours' checks at run time what the interpreter")
+    print("checks (the JIT's default). The cost of those checks: 'chk' and 'no-chk'")
+    print("are the kernel compiled with and without them (runtime_checks=False), their")
+    print("calls alternated, fastest call of each; 'chk/no' their ratio.")
     print(header)
     print("-" * len(header))
     for kernel in kernels(args.quick):
         inputs = [rng.uniform(-1, 1, s).astype(np.float32) for s in kernel.shapes]
         ours, from_python, compile_seconds = time_ours(kernel, inputs)
+        checked, unchecked = time_check_cost(kernel, inputs)
         upstream = time_upstream(kernel)
         numpy_time = time_numpy(kernel, inputs)
         print(
             f"{kernel.label:<24}{milliseconds(ours):>10}"
             f"{milliseconds(from_python):>9}{milliseconds(upstream):>13}"
             f"{milliseconds(numpy_time):>10}{ratio(ours, upstream):>9}"
-            f"{ratio(ours, numpy_time):>9}{compile_seconds:>11.2f}",
+            f"{ratio(ours, numpy_time):>9}{compile_seconds:>11.2f}"
+            f"{milliseconds(checked):>9}{milliseconds(unchecked):>11}"
+            f"{ratio(checked, unchecked):>8}",
             flush=True,
         )
     return 0

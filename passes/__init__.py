@@ -81,6 +81,12 @@ def _finalize_memref_to_llvm() -> type[ModulePass]:
     return FinalizeMemRefToLLVMPass
 
 
+def _insert_runtime_checks() -> type[ModulePass]:
+    from linalg_ext.passes.insert_runtime_checks import InsertRuntimeChecksPass
+
+    return InsertRuntimeChecksPass
+
+
 def _lower_affine() -> type[ModulePass]:
     from linalg_ext.passes.lower_affine import LowerAffinePass
 
@@ -133,6 +139,7 @@ ALL_PASSES: dict[str, Callable[[], type[ModulePass]]] = {
     "convert-math-to-llvm": _convert_math_to_llvm,
     "convert-scf-to-cf-ext": _convert_scf_to_cf,
     "finalize-memref-to-llvm": _finalize_memref_to_llvm,
+    "insert-runtime-checks": _insert_runtime_checks,
     "lower-affine-ext": _lower_affine,
     "lower-to-llvm": _lower_to_llvm,
     "buffer-deallocation-pipeline": _buffer_deallocation,

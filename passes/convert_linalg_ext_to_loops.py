@@ -49,13 +49,16 @@ from linalg_ext.lowering.linalg_ext_loops import (
 )
 
 
+@dataclass(frozen=True)
 class LowerToLoops(RewritePattern):
     """An op with outputs (softmax, scan, ..., custom) becomes its loops."""
+
+    runtime_checks: bool = False
 
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
         if type(op) not in LOWERINGS:
             return
-        rewriter.replace(op, lower_to_loops(op), [])
+        rewriter.replace(op, lower_to_loops(op, self.runtime_checks), [])
 
 
 class ForwardAlias(RewritePattern):
@@ -85,6 +88,12 @@ class ConvertLinalgExtToLoopsPass(ModulePass):
 
     name = "convert-linalg-ext-to-loops"
 
+    runtime_checks: bool = False
+    """Check at run time, with the interpreter's message, the dynamic extents
+    that must agree across operands and the scatter indices, and mark the
+    loads and stores the loops make as in bounds (`insert-runtime-checks`
+    skips them)."""
+
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         # Everything is checked before anything changes, so that a refusal
         # leaves the module as it was.
@@ -98,6 +107,6 @@ class ConvertLinalgExtToLoopsPass(ModulePass):
         # to remove.
         PatternRewriteWalker(
             GreedyRewritePatternApplier(
-                [LowerToLoops(), ForwardAlias()], dce_enabled=False
+                [LowerToLoops(self.runtime_checks), ForwardAlias()], dce_enabled=False
             ),
         ).rewrite_module(op)

@@ -39,8 +39,9 @@ from dataclasses import dataclass
 from itertools import compress
 
 from xdsl.context import Context
-from xdsl.dialects import affine, memref
+from xdsl.dialects import affine, arith, memref
 from xdsl.dialects.builtin import (
+    DYNAMIC_INDEX,
     AffineMapAttr,
     MemRefType,
     ModuleOp,
@@ -50,7 +51,14 @@ from xdsl.dialects.builtin import (
 from xdsl.dialects.linalg import ops as linalg
 from xdsl.dialects.linalg.attrs import IteratorType
 from xdsl.ir import Operation, OpResult, SSAValue
-from xdsl.ir.affine import AffineConstantExpr, AffineDimExpr, AffineMap
+from xdsl.ir.affine import (
+    AffineBinaryOpExpr,
+    AffineBinaryOpKind,
+    AffineConstantExpr,
+    AffineDimExpr,
+    AffineExpr,
+    AffineMap,
+)
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import (
     PatternRewriter,
@@ -60,7 +68,8 @@ from xdsl.pattern_rewriter import (
 from xdsl.rewriter import InsertPoint
 
 from linalg_ext.diagnostics import OpPassFailed
-from linalg_ext.lowering.loop_nest import LoopNestBuilder
+from linalg_ext.lowering.loop_nest import LoopNestBuilder, static_extent
+from linalg_ext.lowering.runtime_checks import all_of, assert_that, check_equal
 from linalg_ext.transforms.generalize import GENERALIZED_OPS, generalize
 
 BODY_OPS = frozenset({linalg.YieldOp.name, linalg.IndexOp.name})
@@ -211,10 +220,102 @@ def _outputs_unshared(generic: linalg.GenericOp) -> bool:
     return len(set(outputs)) == len(outputs) and not inputs.intersection(outputs)
 
 
+def _monotone(expr: AffineExpr) -> bool:
+    """`expr` never decreases as any loop grows (sums and products by
+    non-negative constants of loops and constants): its smallest value over
+    the iteration space is at the first point and its largest at the last."""
+    if isinstance(expr, AffineDimExpr):
+        return True
+    if isinstance(expr, AffineConstantExpr):
+        return expr.value >= 0
+    if isinstance(expr, AffineBinaryOpExpr) and expr.kind == AffineBinaryOpKind.Add:
+        return _monotone(expr.lhs) and _monotone(expr.rhs)
+    if isinstance(expr, AffineBinaryOpExpr) and expr.kind == AffineBinaryOpKind.Mul:
+        return _monotone(expr.lhs) and _monotone(expr.rhs)
+    return False
+
+
+def _check_extents(
+    b: LoopNestBuilder, op: Operation, generic: linalg.GenericOp, upper: list[SSAValue]
+) -> bool:
+    """Assert at run time what the interpreter checks of the operands'
+    extents (semantics/structured/iteration_space.py's `loop_ranges`, in its
+    order and words): every dimension indexed by a loop alone has that
+    loop's extent; one indexed by a (monotone) expression holds its range.
+    False if some access is not covered (a non-monotone expression): its
+    loads and stores are then left to `insert-runtime-checks`."""
+    covered = True
+    maps = [m.data for m in generic.indexing_maps]
+    extents_minus_one: list[SSAValue] | None = None
+    for index, (operand, map_) in enumerate(zip(generic.operands, maps, strict=True)):
+        if not isinstance(operand.type, MemRefType):
+            continue
+        shape = operand.type.get_shape()
+        for dim, expr in enumerate(map_.results):
+            if isinstance(expr, AffineDimExpr):
+                loop = expr.position
+                source = _loop_bound_sources(generic)[loop]
+                assert source is not None
+                if source == (operand, dim):
+                    continue
+                if shape[dim] != DYNAMIC_INDEX and static_extent(source) is not None:
+                    continue  # both static: the verifier's
+                size = b.extent((operand, dim))
+                check_equal(
+                    b,
+                    size,
+                    upper[loop],
+                    f"{op.name}: operand #{index} has size {{}} in dimension {dim}, "
+                    f"but loop d{loop} runs {{}} times",
+                    [size, upper[loop]],
+                )
+                continue
+            if isinstance(expr, AffineConstantExpr) and 0 <= expr.value < shape[dim]:
+                continue
+            if not _monotone(expr):
+                covered = False
+                continue
+            size = b.extent((operand, dim))
+            if extents_minus_one is None:
+                one = b.index(1)
+                extents_minus_one = [b.add(arith.SubiOp(u, one)) for u in upper]
+            single = AffineMapAttr(AffineMap(map_.num_dims, 0, (expr,)))
+            zeros = [b.index(0)] * map_.num_dims
+            low = b.add(affine.ApplyOp(zeros, single))
+            high = b.add(affine.ApplyOp(extents_minus_one, single))
+            in_range = all_of(
+                b,
+                [
+                    b.add(arith.CmpiOp(low, b.index(0), "sge")),
+                    b.add(arith.CmpiOp(high, size, "slt")),
+                ],
+            )
+            empty = [b.add(arith.CmpiOp(u, b.index(0), "eq")) for u in upper]
+            fine = in_range
+            for nothing in empty:
+                fine = b.add(arith.OrIOp(fine, nothing))
+            assert_that(
+                b,
+                fine,
+                f"{op.name}: operand #{index} is accessed at indices {{}}..{{}} in "
+                f"dimension {dim}, of size {{}}",
+                [low, high, size],
+            )
+    return covered
+
+
 class _Lowering:
     """The loops of one generic, built by a `LoopNestBuilder`."""
 
-    def __init__(self, generic: linalg.GenericOp, carry_accumulators: bool):
+    def __init__(
+        self,
+        generic: linalg.GenericOp,
+        carry_accumulators: bool,
+        op: Operation | None = None,
+        runtime_checks: bool = False,
+    ):
+        self.op = op or generic
+        self.runtime_checks = runtime_checks
         self.generic = generic
         self.maps = [m.data for m in generic.indexing_maps]
         self.num_inputs = len(generic.inputs)
@@ -233,6 +334,8 @@ class _Lowering:
         for source in _loop_bound_sources(generic):
             assert source is not None
             upper.append(b.extent(source))
+        if self.runtime_checks and _check_extents(b, self.op, generic, upper):
+            b.mark_in_bounds()
         lower: list[SSAValue] = []
         steps: list[SSAValue] = []
         if self.num_loops:
@@ -326,6 +429,7 @@ class LowerStructuredOpToLoops(RewritePattern):
     """A Linalg op on memrefs (checked by the pass beforehand) as loops."""
 
     carry_accumulators: bool = True
+    runtime_checks: bool = False
 
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
         if not is_lowered_here(op):
@@ -333,7 +437,8 @@ class LowerStructuredOpToLoops(RewritePattern):
         generic, is_new = _as_generic(op)
         assert generic is not None, "the pass checks every op before lowering"
         builder = LoopNestBuilder.detached()
-        _Lowering(generic, self.carry_accumulators).emit(builder)
+        lowering = _Lowering(generic, self.carry_accumulators, op, self.runtime_checks)
+        lowering.emit(builder)
         rewriter.insert(builder.take_ops(), InsertPoint.before(op))
         if is_new:
             generic.erase()
@@ -352,6 +457,11 @@ class ConvertLinalgToLoopsPass(ModulePass):
     outputs' maps do not use in `iter_args` (load once, store once) instead
     of loading and storing them on every iteration as upstream does."""
 
+    runtime_checks: bool = False
+    """Check at run time, with the interpreter's message, that the dynamic
+    extents the loops rely on agree across operands, and mark the loads and
+    stores the loops make as in bounds (`insert-runtime-checks` skips them)."""
+
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         problems = [
             (target, problem)
@@ -364,6 +474,6 @@ class ConvertLinalgToLoopsPass(ModulePass):
                 problems[0][0],
             )
         PatternRewriteWalker(
-            LowerStructuredOpToLoops(self.carry_accumulators),
+            LowerStructuredOpToLoops(self.carry_accumulators, self.runtime_checks),
             apply_recursively=False,
         ).rewrite_module(op)

@@ -4,16 +4,21 @@ One pass that runs, in order, every lowering a bufferized program needs, so
 that `xdsl-opt -p lower-to-llvm` followed by `-t llvm` (or `linalg_ext.jit`)
 takes it to machine code without `mlir-opt`:
 
-    convert-linalg-ext-to-loops, convert-linalg-to-loops-ext, lower-affine-ext,
-    convert-scf-to-cf-ext, convert-cf-to-llvm, convert-math-to-llvm,
-    convert-arith-to-llvm, convert-index-to-llvm, finalize-memref-to-llvm,
-    convert-func-to-llvm, reconcile-unrealized-casts
+    convert-linalg-ext-to-loops, convert-linalg-to-loops-ext,
+    [insert-runtime-checks], lower-affine-ext, convert-scf-to-cf-ext,
+    convert-cf-to-llvm, convert-math-to-llvm, convert-arith-to-llvm,
+    convert-index-to-llvm, finalize-memref-to-llvm, convert-func-to-llvm,
+    reconcile-unrealized-casts
 
 (upstream's order for the same steps; `expand-strided-metadata` has no
 counterpart: finalize-memref-to-llvm computes the descriptors of views itself).
 Each step is the pass registered under that name, ours where we replace
-xDSL's. At the end every op must be an `llvm` op (or the module): the first
-one that is not is reported, naming it, and the module is left as it was.
+xDSL's. With `runtime-checks` the loop lowerings check the extents that
+must agree and the scatter indices, and `insert-runtime-checks` guards
+loads, stores, divisions and loop steps (`rtcheck.assert`, lowered by
+convert-cf-to-llvm). At the end every op must be an `llvm` op (or the
+module): the first one that is not is reported, naming it, and the module
+is left as it was.
 
 The pass is a `StagedPass`: `stages()` returns the steps as configured pass
 instances, the list `apply` runs and `linalg-ext-opt --print-between-passes`
@@ -36,6 +41,7 @@ from linalg_ext.transforms.staged import StagedPass
 LOWERING_STEPS = (
     "convert-linalg-ext-to-loops",
     "convert-linalg-to-loops-ext",
+    "insert-runtime-checks",
     "lower-affine-ext",
     "convert-scf-to-cf-ext",
     "convert-cf-to-llvm",
@@ -46,7 +52,13 @@ LOWERING_STEPS = (
     "convert-func-to-llvm",
     "reconcile-unrealized-casts",
 )
-"""The passes `lower-to-llvm` runs, in order."""
+"""The passes `lower-to-llvm` runs, in order (`insert-runtime-checks` only
+with `runtime-checks`)."""
+
+CHECKED_STEPS = frozenset(
+    {"convert-linalg-ext-to-loops", "convert-linalg-to-loops-ext"}
+)
+"""The loop lowerings that take a `runtime_checks` option."""
 
 
 def _pass_class(name: str) -> type[ModulePass]:
@@ -87,15 +99,27 @@ class LowerToLLVMPass(StagedPass):
     instead of `malloc`/`free` (finalize-memref-to-llvm's option of the same
     name): `linalg_ext.jit` binds them to functions that measure memory."""
 
+    runtime_checks: bool = False
+    """Check at run time what the interpreter checks (indices in bounds,
+    extents that must agree, division by zero and overflow, loop steps):
+    the loop lowerings check extents and scatter indices, and
+    `insert-runtime-checks` runs before `lower-affine-ext` (so that affine
+    accesses are checked as such, with their own messages), so that a failing
+    check stops the compiled call with the interpreter's message."""
+
     def stages(self) -> tuple[ModulePass, ...]:
         """One pass per name of LOWERING_STEPS, with this pass's options."""
         stages: list[ModulePass] = []
         for step in LOWERING_STEPS:
+            if step == "insert-runtime-checks" and not self.runtime_checks:
+                continue
             # The registry types each pass as a plain ModulePass: an option
             # goes to it by name, as in a pass pipeline's text.
             options: dict[str, bool] = {}
             if step == "finalize-memref-to-llvm":
                 options["use_generic_functions"] = self.use_generic_functions
+            if step in CHECKED_STEPS and self.runtime_checks:
+                options["runtime_checks"] = True
             stages.append(_pass_class(step)(**options))
         return tuple(stages)
 

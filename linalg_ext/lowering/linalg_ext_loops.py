@@ -34,7 +34,20 @@ from xdsl.dialects.builtin import (
 from xdsl.ir import Attribute, Operation, SSAValue
 
 from linalg_ext import dialect as le
+from linalg_ext.dialect.extents import (
+    compared_pairs,
+    extent_groups,
+    mismatch_message,
+    scatter_index_message,
+    topk_k_exceeds_message,
+)
 from linalg_ext.lowering.loop_nest import LoopNestBuilder, static_extent
+from linalg_ext.lowering.runtime_checks import (
+    all_of,
+    assert_that,
+    check_equal,
+    check_less_equal,
+)
 
 # --------------------------------------------------------------------------
 # What cannot be lowered
@@ -126,6 +139,54 @@ def _from_index(b: LoopNestBuilder, value: SSAValue, type_: Attribute) -> SSAVal
     return b.add(arith.IndexCastOp(value, type_))
 
 
+def check_extents(b: LoopNestBuilder, op: Operation) -> None:
+    """Assert, ahead of the loops, that the operand dimensions which must
+    agree do (`linalg_ext.dialect.extents`: the interpreter's checks, in its
+    order and words), and for topk that K <= N; pairs whose extents are both
+    static are the verifier's."""
+    for group in extent_groups(op):
+        for other, ref in compared_pairs(group):
+            size = _extent(b, (other.value, other.dim))
+            expected = _extent(b, (ref.value, ref.dim))
+            message = mismatch_message(op, other, ref)
+            check_equal(b, size, expected, message, [size, expected])
+    if isinstance(op, le.TopkOp):
+        dimension = op.dimension.value.data
+        k_dim = (op.outputs[0], dimension)
+        n_dim = (op.inputs[0], dimension)
+        if static_extent(k_dim) is None or static_extent(n_dim) is None:
+            k, n = _extent(b, k_dim), _extent(b, n_dim)
+            check_less_equal(b, k, n, topk_k_exceeds_message(op), [k, n])
+
+
+def _check_scatter_index(
+    b: LoopNestBuilder,
+    op: le.ScatterOp,
+    where: Sequence[SSAValue],
+    position: Sequence[SSAValue],
+) -> None:
+    """Assert the coordinates `where` read at batch `position` address src
+    (one unsigned comparison each: a negative one is a huge one)."""
+    src = op.outputs[0]
+    shape = _shape(src)
+    extents = [_extent(b, (src, d)) for d in range(len(shape))]
+    conditions = [
+        b.add(arith.CmpiOp(i, extent, "ult"))
+        for i, extent in zip(where, extents, strict=False)
+    ]
+    if not conditions:
+        return  # no coordinates (index depth 0): every batch updates all of src
+    dynamic = [
+        e for e, size in zip(extents, shape, strict=True) if size == DYNAMIC_INDEX
+    ]
+    assert_that(
+        b,
+        all_of(b, conditions),
+        scatter_index_message(op),
+        [*where, *position, *dynamic],
+    )
+
+
 def lower_softmax(b: LoopNestBuilder, op: le.SoftmaxLikeOp) -> None:
     """Per row along `dimension`: the max (carried, from the max init), the
     exponentials written to the output while their sum is carried, then,
@@ -150,8 +211,8 @@ def lower_softmax(b: LoopNestBuilder, op: le.SoftmaxLikeOp) -> None:
     zero = b.constant(0.0, element)
 
     def row(b: LoopNestBuilder, outer: tuple[SSAValue, ...], _: tuple) -> list:
-        m0 = b.add(memref.LoadOp.get(max_, outer), "max_in")
-        a0 = b.add(memref.LoadOp.get(accumulator, outer), "sum_in")
+        m0 = b.load(max_, outer, "max_in")
+        a0 = b.load(accumulator, outer, "sum_in")
 
         def maximum(b: LoopNestBuilder, k: SSAValue, carried: tuple) -> list:
             value = b.load(x, _with_dim(outer, dimension, k))
@@ -233,7 +294,7 @@ def lower_scan(b: LoopNestBuilder, op: le.ScanOp) -> None:
             b.store(combined if inclusive else carried[0], output, at)
             return [combined]
 
-        carry_in = b.add(memref.LoadOp.get(accumulator, outer), "carry_in")
+        carry_in = b.load(accumulator, outer, "carry_in")
         (carry,) = b.for_loop(row_extent, [carry_in], step, iv="k", names=["carry"])
         b.store(carry, accumulator, outer)
         return []
@@ -259,6 +320,8 @@ def lower_scatter(b: LoopNestBuilder, op: le.ScatterOp) -> None:
         where = [
             _to_index(b, b.load(indices, [*position, b.index(d)])) for d in range(depth)
         ]
+        if b.marks_in_bounds:
+            _check_scatter_index(b, op, where, position)
 
         def update(b: LoopNestBuilder, window: tuple[SSAValue, ...], _: tuple) -> list:
             at = [*where, *window]
@@ -331,7 +394,7 @@ def lower_topk(b: LoopNestBuilder, op: le.TopkOp) -> None:
             return _with_dim(outer, dimension, position)
 
         def element(b: LoopNestBuilder, l: SSAValue, _: tuple) -> list:  # noqa: E741
-            value = b.add(memref.LoadOp.get(values, at(l)), "value")
+            value = b.load(values, at(l), "value")
             if sorts_all:
                 # K = N: every element is kept, in the hole at its position.
                 insert(b, value, l, l)
@@ -519,7 +582,7 @@ def lower_batch_matmul(b: LoopNestBuilder, op: le.BatchMatmulOp) -> None:
             c = b.load(rhs, [*batch_ivs, *((k, n) if layout[1] == "n" else (n, k))])
             return b.inline(op.body, [a, c, carried[0]])
 
-        init_value = b.add(memref.LoadOp.get(init, ivs), "init")
+        init_value = b.load(init, ivs, "init")
         (result,) = b.for_loop(
             k_extent, [init_value], multiply_add, iv="k", names=["acc"]
         )
@@ -569,9 +632,18 @@ LOWERINGS: dict[type[Operation], Callable[[LoopNestBuilder, Operation], None]] =
 its operand, and `linalg_ext.yield` goes with its parent's region."""
 
 
-def lower_to_loops(op: Operation) -> list[Operation]:
+def lower_to_loops(op: Operation, runtime_checks: bool = False) -> list[Operation]:
     """The ops computing what `op` (one of `LOWERINGS`, on memrefs) does,
-    neither inserted nor used: the caller puts them in place of `op`."""
+    neither inserted nor used: the caller puts them in place of `op`.
+
+    With `runtime_checks`, the extents that must agree and the scatter
+    indices are checked at run time (`rtcheck.assert`, the interpreter's
+    messages), and the loads and stores of the loops, in bounds once those
+    hold, are marked so (`rtcheck.in_bounds`); what the op's regions do is
+    left to `insert-runtime-checks`."""
     builder = LoopNestBuilder.detached()
+    if runtime_checks:
+        builder.mark_in_bounds()
+        check_extents(builder, op)
     LOWERINGS[type(op)](builder, op)
     return builder.take_ops()

@@ -66,10 +66,15 @@ from xdsl.dialects.builtin import (
     IntegerType,
     MemRefType,
     ShapedType,
+    UnitAttr,
     i1,
 )
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xdsl.rewriter import InsertPoint
+
+IN_BOUNDS = "rtcheck.in_bounds"
+"""The discardable attribute of an access proven in bounds by its lowering
+(`insert-runtime-checks` does not check it)."""
 
 Bound = int | SSAValue
 """A loop bound or step: an SSA value of type `index`, or a constant."""
@@ -124,6 +129,9 @@ class _Hoisted:
     values: dict[tuple[object, object], SSAValue] = field(
         default_factory=dict[tuple[object, object], SSAValue]
     )
+    marks_in_bounds: bool = False
+    """Whether `load`/`store` mark their op in bounds (run-time checks on:
+    the lowering has checked the extents its accesses rely on)."""
 
     def insert(self, op: Operation) -> SSAValue:
         """Insert `op` after the ops hoisted so far (all before what the
@@ -365,12 +373,32 @@ class LoopNestBuilder(Builder):
     # ----------------------------------------------------------------------
     # Memory
 
-    def load(self, source: SSAValue, indices: Sequence[SSAValue]) -> SSAValue:
-        """`memref.load source[indices]`."""
-        return self.add(memref.LoadOp.get(source, indices))
+    def mark_in_bounds(self, enabled: bool = True) -> None:
+        """Make `load` and `store` (of this builder and those `at` shares
+        its hoisted values with) mark their ops `rtcheck.in_bounds`: the
+        lowering has checked the extents its accesses rely on, so
+        `insert-runtime-checks` need not check them again."""
+        self.hoisted.marks_in_bounds = enabled
+
+    @property
+    def marks_in_bounds(self) -> bool:
+        """Whether run-time checks are on (see `mark_in_bounds`)."""
+        return self.hoisted.marks_in_bounds
+
+    def load(
+        self, source: SSAValue, indices: Sequence[SSAValue], name: str | None = None
+    ) -> SSAValue:
+        """`memref.load source[indices]`, named `name`."""
+        op = memref.LoadOp.get(source, indices)
+        if self.hoisted.marks_in_bounds:
+            op.attributes[IN_BOUNDS] = UnitAttr()
+        return self.add(op, name)
 
     def store(
         self, value: SSAValue, target: SSAValue, indices: Sequence[SSAValue]
     ) -> None:
         """`memref.store value, target[indices]`."""
-        self.insert(memref.StoreOp.get(value, target, indices))
+        op = memref.StoreOp.get(value, target, indices)
+        if self.hoisted.marks_in_bounds:
+            op.attributes[IN_BOUNDS] = UnitAttr()
+        self.insert(op)

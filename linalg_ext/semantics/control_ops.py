@@ -43,6 +43,8 @@ from xdsl.ir.affine import AffineMap
 from xdsl.ir.affine.affine_set import AffineConstraintKind
 from xdsl.utils.exceptions import InterpretationError
 
+from linalg_ext.semantics.arrays import check_index
+
 
 def evaluate_affine_map(
     op: Operation, affine_map: AffineMap, operands: Sequence[int]
@@ -124,14 +126,15 @@ class ControlOpFunctions(InterpreterFunctions):
     ) -> PythonValues:
         memref, *operands = args
         indices = evaluate_affine_map(op, op.map.data, operands)
-        return (memref.load(indices),)
+        return (memref.load(check_index(op, memref, indices)),)
 
     @impl(affine.StoreOp)
     def run_affine_store(
         self, interpreter: Interpreter, op: affine.StoreOp, args: PythonValues
     ) -> PythonValues:
         value, memref, *operands = args
-        memref.store(evaluate_affine_map(op, op.map.data, operands), value)
+        indices = evaluate_affine_map(op, op.map.data, operands)
+        memref.store(check_index(op, memref, indices), value)
         return ()
 
     @impl(affine.IfOp)

@@ -100,6 +100,13 @@ def _run_binary(
     lhs, rhs = (convert(a, width) for a in args)
     if isinstance(op, DIVISIONS) and rhs == 0:
         raise InterpretationError(f"'{op.name}' divides by zero")
+    if (
+        isinstance(op, DIVISIONS)
+        and signed
+        and rhs == -1
+        and lhs == -(1 << (width - 1))
+    ):
+        raise InterpretationError(f"'{op.name}' of {lhs} by -1 overflows")
     if isinstance(op, SHIFTS) and not 0 <= to_unsigned(args[1], width) < width:
         raise InterpretationError(f"'{op.name}' shifts by {args[1]} bits")
     return (to_signed(function(lhs, rhs), width),)

@@ -14,6 +14,7 @@ from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
+from xdsl.dialects.builtin import DYNAMIC_INDEX, ShapedType
 from xdsl.interpreter import (
     Interpreter,
     InterpreterFunctions,
@@ -23,10 +24,17 @@ from xdsl.interpreter import (
     impl_terminator,
     register_impls,
 )
-from xdsl.ir import Region
+from xdsl.ir import Operation, Region, SSAValue
 from xdsl.utils.exceptions import InterpretationError
 
 from linalg_ext import dialect as le
+from linalg_ext.dialect.extents import (
+    compared_pairs,
+    extent_groups,
+    mismatch_message,
+    scatter_index_message,
+    topk_k_exceeds_message,
+)
 from linalg_ext.semantics.arrays import (
     destination_results,
     destinations,
@@ -34,6 +42,11 @@ from linalg_ext.semantics.arrays import (
     signed_elements,
 )
 from linalg_ext.shaped import element_type_or_self
+
+
+def _static_shape(value: SSAValue) -> tuple[int, ...]:
+    assert isinstance(value.type, ShapedType)
+    return value.type.get_shape()
 
 
 def _scalar(value: Any) -> Any:
@@ -45,6 +58,21 @@ def _run_region(
     interpreter: Interpreter, region: Region, args: Sequence[Any], name: str
 ):
     return interpreter.run_ssacfg_region(region, tuple(_scalar(a) for a in args), name)
+
+
+def check_extents(op: Operation, args: PythonValues) -> None:
+    """The operand dimensions that must agree do (only dynamic ones can
+    differ here), else an error naming the op and both extents; the same
+    checks, in the same order and words, as compiled code's."""
+    shapes = [tuple(numpy_view(a).shape) for a in args]
+    for group in extent_groups(op):
+        for other, ref in compared_pairs(group):
+            size = shapes[other.position][other.dim]
+            expected = shapes[ref.position][ref.dim]
+            if size != expected:
+                raise InterpretationError(
+                    mismatch_message(op, other, ref).format(size, expected)
+                )
 
 
 def _run_softmax_like(op: le.SoftmaxLikeOp, args: PythonValues, normalise: bool):
@@ -77,18 +105,21 @@ class LinalgExtFunctions(InterpreterFunctions):
     def run_softmax(
         self, interpreter: Interpreter, op: le.SoftmaxOp, args: PythonValues
     ) -> PythonValues:
+        check_extents(op, args)
         return _run_softmax_like(op, args, normalise=True)
 
     @impl(le.UnnormSoftmaxOp)
     def run_unnorm_softmax(
         self, interpreter: Interpreter, op: le.UnnormSoftmaxOp, args: PythonValues
     ) -> PythonValues:
+        check_extents(op, args)
         return _run_softmax_like(op, args, normalise=False)
 
     @impl(le.DiagOp)
     def run_diag(
         self, interpreter: Interpreter, op: le.DiagOp, args: PythonValues
     ) -> PythonValues:
+        check_extents(op, args)
         (output,) = destinations(op, args[1:])
         vector, matrix = numpy_view(args[0]), numpy_view(output)
         matrix[...] = 0
@@ -100,6 +131,7 @@ class LinalgExtFunctions(InterpreterFunctions):
     def run_scan(
         self, interpreter: Interpreter, op: le.ScanOp, args: PythonValues
     ) -> PythonValues:
+        check_extents(op, args)
         output, accumulator = destinations(op, args[1:])
         dimension = op.dimension.value.data
         inclusive = bool(op.inclusive.value.data)
@@ -124,6 +156,7 @@ class LinalgExtFunctions(InterpreterFunctions):
     def run_scatter(
         self, interpreter: Interpreter, op: le.ScatterOp, args: PythonValues
     ) -> PythonValues:
+        check_extents(op, args)
         indices, updates = numpy_view(args[0]), numpy_view(args[1]).copy()
         (src,) = destinations(op, args[2:])
         target = numpy_view(src)
@@ -134,10 +167,15 @@ class LinalgExtFunctions(InterpreterFunctions):
         for batch in np.ndindex(batch_shape):
             where = tuple(int(i) for i in indices[batch])
             if any(not 0 <= i < bound for i, bound in zip(where, bounds, strict=True)):
+                dynamic = [
+                    size
+                    for size, type_size in zip(
+                        target.shape, _static_shape(op.outputs[0]), strict=True
+                    )
+                    if type_size == DYNAMIC_INDEX
+                ]
                 raise InterpretationError(
-                    f"'linalg_ext.scatter' index {list(where)} at batch position "
-                    f"{list(batch)} is out of bounds for src of shape "
-                    f"{list(target.shape)}"
+                    scatter_index_message(op).format(*where, *batch, *dynamic)
                 )
             for window in np.ndindex(window_shape):
                 (new,) = _run_region(
@@ -153,6 +191,7 @@ class LinalgExtFunctions(InterpreterFunctions):
     def run_topk(
         self, interpreter: Interpreter, op: le.TopkOp, args: PythonValues
     ) -> PythonValues:
+        check_extents(op, args)
         dimension = op.dimension.value.data
         values = np.moveaxis(numpy_view(args[0]).copy(), dimension, -1)
         given_indices = (
@@ -164,6 +203,10 @@ class LinalgExtFunctions(InterpreterFunctions):
         top_values = np.moveaxis(numpy_view(out_values), dimension, -1)
         top_indices = np.moveaxis(numpy_view(out_indices), dimension, -1)
         k = top_values.shape[-1]
+        if k > values.shape[-1]:
+            raise InterpretationError(
+                topk_k_exceeds_message(op).format(k, values.shape[-1])
+            )
 
         def first(a: Any, b: Any) -> bool:
             (result,) = _run_region(interpreter, op.region, (a, b), "topk")
@@ -189,6 +232,7 @@ class LinalgExtFunctions(InterpreterFunctions):
     def run_layer_norm(
         self, interpreter: Interpreter, op: le.LayerNormOp, args: PythonValues
     ) -> PythonValues:
+        check_extents(op, args)
         x = numpy_view(args[0])
         axes = op.axis_values
         written = destinations(op, args[len(op.inputs) :])
@@ -216,6 +260,7 @@ class LinalgExtFunctions(InterpreterFunctions):
     def run_batch_matmul(
         self, interpreter: Interpreter, op: le.BatchMatmulOp, args: PythonValues
     ) -> PythonValues:
+        check_extents(op, args)
         lhs, rhs = numpy_view(args[0]), numpy_view(args[1])
         (init,) = destinations(op, args[2:])
         out = numpy_view(init)

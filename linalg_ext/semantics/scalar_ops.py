@@ -177,15 +177,28 @@ def _integer_function(signed: bool, function: Callable[[int, int], int]):
         width = _width(interpreter, op.results[0].type)
         convert = to_signed if signed else to_unsigned
         lhs, rhs = (convert(a, width) for a in args)
+        if signed and rhs == -1 and lhs == -(1 << (width - 1)) and op.name in DIVISIONS:
+            raise InterpretationError(division_overflow_message(op.name, lhs))
         return (to_signed(function(lhs, rhs), width),)
 
     return run
 
 
+def division_by_zero_message(op_name: str) -> str:
+    """What the interpreter says of an integer division or remainder by 0."""
+    return f"'{op_name}' divides by zero"
+
+
+def division_overflow_message(op_name: str, lhs: int | str) -> str:
+    """What the interpreter says of a signed division or remainder of the
+    minimum value by -1 (undefined in MLIR; LLVM's `sdiv`/`srem` trap)."""
+    return f"'{op_name}' of {lhs} by -1 overflows"
+
+
 def _checked_division(op_name: str, function: Callable[[int, int], int]):
     def divide(lhs: int, rhs: int) -> int:
         if rhs == 0:
-            raise InterpretationError(f"'{op_name}' divides by zero")
+            raise InterpretationError(division_by_zero_message(op_name))
         return function(lhs, rhs)
 
     return divide
@@ -210,6 +223,10 @@ INTEGER_FUNCTIONS: dict[type[Operation], tuple[bool, Callable[[int, int], int]]]
         True,
         _checked_division("arith.remsi", lambda a, b: a - _trunc_div(a, b) * b),
     ),
+    arith.FloorDivSIOp: (
+        True,
+        _checked_division("arith.floordivsi", lambda a, b: a // b),
+    ),
     arith.MinSIOp: (True, min),
     arith.MaxSIOp: (True, max),
     arith.MinUIOp: (False, min),
@@ -217,6 +234,21 @@ INTEGER_FUNCTIONS: dict[type[Operation], tuple[bool, Callable[[int, int], int]]]
     arith.ShRUIOp: (False, lambda a, b: a >> b),
 }
 """Binary integer ops: (operands read as signed?, function)."""
+
+DIVISIONS = frozenset(
+    op.name
+    for op in (
+        arith.DivUIOp,
+        arith.DivSIOp,
+        arith.CeilDivSIOp,
+        arith.CeilDivUIOp,
+        arith.FloorDivSIOp,
+        arith.RemUIOp,
+        arith.RemSIOp,
+    )
+)
+"""The integer divisions and remainders: undefined on a zero divisor and,
+signed, on the minimum value divided by -1; both are errors here."""
 
 
 def _to_float(self, interpreter: Interpreter, op: Operation, args: PythonValues):

@@ -236,7 +236,7 @@ def passes():
         (
             "lower-to-llvm{allow_recompute=1}",
             "pass 'lower-to-llvm' has no option 'allow_recompute'; "
-            "its options: use-generic-functions",
+            "its options: runtime-checks, use-generic-functions",
         ),
         (
             "lower-to-llvm{use-generic-functions=3}",
@@ -280,7 +280,10 @@ def test_lower_to_llvm_stages_are_what_it_runs():
     from linalg_ext.passes.lower_to_llvm import LOWERING_STEPS, LowerToLLVMPass
 
     stages = LowerToLLVMPass(use_generic_functions=True).stages()
-    assert tuple(s.name for s in stages) == LOWERING_STEPS
+    unchecked = tuple(s for s in LOWERING_STEPS if s != "insert-runtime-checks")
+    assert tuple(s.name for s in stages) == unchecked
+    checked = LowerToLLVMPass(runtime_checks=True).stages()
+    assert tuple(s.name for s in checked) == LOWERING_STEPS
     (finalize,) = [s for s in stages if s.name == "finalize-memref-to-llvm"]
     assert finalize.use_generic_functions  # pyright: ignore[reportAttributeAccessIssue]
 
@@ -366,10 +369,13 @@ def test_internal_error_is_one_line_unless_traceback_requested(
     assert (code, out) == (1, "")
     assert err == (
         "linalg-ext-opt: internal error in pass 'test-crash': KeyError: 'missing' "
-        "(--show-traceback prints the traceback)\n"
+        "(--show-traceback or LINALG_EXT_TRACEBACK=1 prints the traceback)\n"
     )
     with pytest.raises(KeyError):
         opt.main([str(path), "-p", "test-crash", "--show-traceback"])
+    monkeypatch.setenv("LINALG_EXT_TRACEBACK", "1")
+    with pytest.raises(KeyError):
+        opt.main([str(path), "-p", "test-crash"])
 
 
 def test_verify_diagnostics_exit_codes(tmp_path, capsys):

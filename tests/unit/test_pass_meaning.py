@@ -60,6 +60,7 @@ ALSO_JIT = {
     "convert-linalg-ext-to-loops",
     "convert-linalg-to-loops-ext",
     "convert-scf-to-cf-ext",
+    "insert-runtime-checks",
     "lower-affine-ext",
 }
 """Directories whose inputs are also checked compiled natively."""
@@ -108,10 +109,10 @@ def cases() -> list:
 
 @pytest.mark.parametrize(("path", "pipeline"), cases())
 def test_pass_keeps_meaning(path, pipeline):
-    # Buffers a loop yields anew are freed only where ownership is certain
-    # (no runtime ownership flags, see docs/passes/buffer-deallocation-
-    # pipeline.md); so a pipeline that allows them may leak too.
-    leaks_expected = RETURN_ALLOCS in pipeline or (
+    # Bufferization without deallocation leaves every buffer it allocates;
+    # with buffer-deallocation-pipeline (run-time ownership flags included)
+    # nothing may leak.
+    leaks_expected = (
         "bufferize" in pipeline and "buffer-deallocation-pipeline" not in pipeline
     )
     report = check_module(

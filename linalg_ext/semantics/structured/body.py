@@ -90,6 +90,12 @@ def _build_fma(op: Operation, context: BodyContext) -> Evaluate:
     return lambda args, box: fma(args[0], args[1], args[2])
 
 
+SIGNED_DIVISIONS = frozenset(
+    {"arith.divsi", "arith.remsi", "arith.floordivsi", "arith.ceildivsi"}
+)
+"""Divisions undefined on the minimum value divided by -1."""
+
+
 def _build_int_binary(op: Operation, context: BodyContext) -> Evaluate:
     scalar = _same_types(op, context)
     function, accepts_bool, divides = INT_BINARY[op.name]
@@ -99,9 +105,16 @@ def _build_int_binary(op: Operation, context: BodyContext) -> Evaluate:
         return lambda args, box: function(args[0], args[1], scalar)
     name = op.name
 
+    signed = name in SIGNED_DIVISIONS
+    minimum = -(1 << (scalar.width - 1))
+
     def divide(args: Sequence[np.ndarray], box: Box) -> np.ndarray:
+        # The scalar ops' messages (semantics/scalar_ops.py), which compiled
+        # code's run-time checks repeat.
         if np.any(args[1] == 0):
-            raise InterpretationError(f"{name}: division by zero")
+            raise InterpretationError(f"'{name}' divides by zero")
+        if signed and np.any((args[1] == -1) & (args[0] == minimum)):
+            raise InterpretationError(f"'{name}' of {minimum} by -1 overflows")
         return function(args[0], args[1], scalar)
 
     return divide

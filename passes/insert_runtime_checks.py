@@ -1,0 +1,458 @@
+"""`insert-runtime-checks`: guard memref-level IR with `rtcheck.assert`.
+
+Compiled code does not check what the interpreter checks: an index out of
+bounds reads or writes outside a buffer, a division by zero or of the
+minimum value by -1 traps, an `scf.for` whose step is 0 never ends. This
+pass puts an `rtcheck.assert` before each op that could do so, with the
+message the interpreter gives for that op, so that the compiled program
+stops with the same error (`linalg_ext.jit` raises it as a `JitError`):
+
+    %v = memref.load %a[%i] : memref<?xf32>
+
+becomes
+
+    %c0 = arith.constant 0 : index
+    %d = memref.dim %a, %c0 : memref<?xf32>
+    %ok = arith.cmpi ult, %i, %d : index
+    rtcheck.assert %ok, "memref.load: index [{}] is out of bounds of shape [{}]"
+        (%i, %d : index, index)
+    %v = memref.load %a[%i] : memref<?xf32>
+
+(the assert is one line in the IR).
+
+Checked, each only where it is not proven unnecessary:
+
+- `memref.load` / `memref.store` / `affine.load` / `affine.store`: every
+  index in `[0, dim)` (one unsigned comparison each). An index is proven in
+  range when it is a constant inside a static size, or the induction
+  variable of an `scf.for` / `scf.parallel` / `affine.for` running from a
+  constant >= 0 to at most that size (a static one, or the `memref.dim` of
+  the same buffer). Accesses the loop lowerings made and marked
+  `rtcheck.in_bounds` (in bounds once the extents they use are checked,
+  which those lowerings do with `runtime-checks`) are not checked; the
+  mark is removed. A load or store whose discardable attribute
+  `rtcheck.origin` names another op (e.g. the `tensor.extract` it was
+  bufferized from) is reported under that name.
+- integer divisions and remainders (`arith.divsi`, `divui`, `remsi`, `remui`,
+  `ceildivsi`, `ceildivui`, `floordivsi`; the `index` dialect's): the divisor
+  is not 0 and, signed, not the minimum value divided by -1; a constant
+  divisor other than 0 and -1 needs no check.
+- `scf.for` and `scf.parallel` with a step that is not a constant: positive.
+- `memref.copy` between buffers of dynamic shapes: the same shape;
+  `memref.subview` with a dynamic offset, size or stride, or of a dynamic
+  dimension: inside its source (semantics/arrays.py's `check_slice_bounds`).
+- `memref.alloc` / `memref.alloca`: dynamic sizes not negative ("negative
+  size in [-1, 3]"), and a byte size that fits in int64 (else
+  `finalize-memref-to-llvm`'s size wraps and a too small buffer is
+  allocated); a static shape too large to address always fails.
+- `memref.expand_shape` with dynamic output sizes or source dimensions: no
+  size negative, each group's sizes multiply (exactly) to its source
+  dimension; `memref.collapse_shape` of a strided source with a dynamic
+  size or stride in a group: the group contiguous (semantics/memref_ops.py).
+
+The pass works on memref-level IR: after bufferization and the loop
+lowerings, before `convert-scf-to-cf-ext` (`lower-to-llvm{runtime-checks}`
+runs it after `lower-affine-ext`). Tensor ops are not checked.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from xdsl.builder import Builder
+from xdsl.context import Context
+from xdsl.dialects import affine, arith, memref, scf
+from xdsl.dialects.builtin import (
+    DYNAMIC_INDEX,
+    AffineMapAttr,
+    IndexType,
+    IntegerAttr,
+    IntegerType,
+    MemRefType,
+    ModuleOp,
+    StringAttr,
+)
+from xdsl.dialects.utils import get_dynamic_index_list
+from xdsl.ir import Block, BlockArgument, Operation, SSAValue
+from xdsl.ir.affine import AffineConstantExpr, AffineDimExpr, AffineMap, AffineSymExpr
+from xdsl.passes import ModulePass
+from xdsl.pattern_rewriter import (
+    GreedyRewritePatternApplier,
+    PatternRewriter,
+    PatternRewriteWalker,
+    RewritePattern,
+    op_type_rewrite_pattern,
+)
+from xdsl.rewriter import InsertPoint
+
+from linalg_ext.compat import index_ops as index
+from linalg_ext.lowering.memref_ops import element_size
+from linalg_ext.lowering.runtime_checks import (
+    DIVISIONS,
+    IN_BOUNDS,
+    check_allocation,
+    check_collapse_shape,
+    check_division,
+    check_expand_shape,
+    check_in_bounds,
+    check_same_shape,
+    check_slice,
+    check_steps,
+)
+from linalg_ext.semantics.arrays import reassociation_groups
+
+ORIGIN = "rtcheck.origin"
+"""A load's or store's discardable attribute naming the op whose message a
+failed bounds check gives (the op it was lowered from)."""
+
+
+def _constant(value: SSAValue) -> int | None:
+    """The integer `value` is, if it is an integer constant."""
+    owner = value.owner
+    if isinstance(owner, arith.ConstantOp | index.ConstantOp):
+        attr = owner.value
+        if isinstance(attr, IntegerAttr):
+            return attr.value.data
+    return None
+
+
+def _at_most_size(bound: SSAValue, buffer: SSAValue, dim: int) -> bool:
+    """`bound` is at most dimension `dim` of `buffer`."""
+    assert isinstance(buffer.type, MemRefType)
+    size = buffer.type.get_shape()[dim]
+    value = _constant(bound)
+    if value is not None:
+        return size >= 0 and value <= size
+    owner = bound.owner
+    return (
+        isinstance(owner, memref.DimOp)
+        and owner.source == buffer
+        and _constant(owner.index) == dim
+    )
+
+
+def _map_bound(
+    map_: AffineMap, operands: Sequence[SSAValue]
+) -> tuple[int | None, SSAValue | None]:
+    """A one-result affine bound map as a constant or a single operand."""
+    if len(map_.results) != 1:
+        return None, None
+    (expr,) = map_.results
+    if isinstance(expr, AffineConstantExpr):
+        return expr.value, None
+    if isinstance(expr, AffineDimExpr) and not map_.num_symbols:
+        return None, operands[expr.position]
+    return None, None
+
+
+def _loop_bounds(
+    argument: BlockArgument,
+) -> tuple[SSAValue | int, SSAValue | int] | None:
+    """The (lower, upper) bound of the loop whose induction variable
+    `argument` is, as values or constants."""
+    loop = argument.block.parent_op()
+    if isinstance(loop, scf.ForOp) and argument.index == 0:
+        return loop.lb, loop.ub
+    if isinstance(loop, scf.ParallelOp) and argument.index < len(loop.lowerBound):
+        return loop.lowerBound[argument.index], loop.upperBound[argument.index]
+    if isinstance(loop, affine.ForOp) and argument.index == 0:
+        lower_map, upper_map = loop.lowerBoundMap.data, loop.upperBoundMap.data
+        count = lower_map.num_dims + lower_map.num_symbols
+        lower, _ = _map_bound(lower_map, loop.lowerBoundOperands)
+        upper_value, upper = _map_bound(upper_map, loop.upperBoundOperands)
+        if lower is None or count:
+            return None
+        if upper_value is not None:
+            return lower, upper_value
+        if upper is not None:
+            return lower, upper
+    return None
+
+
+def _proven_in_range(index_value: SSAValue, buffer: SSAValue, dim: int) -> bool:
+    """`0 <= index_value < dim(buffer, dim)` whenever the access runs."""
+    assert isinstance(buffer.type, MemRefType)
+    size = buffer.type.get_shape()[dim]
+    value = _constant(index_value)
+    if value is not None:
+        return 0 <= value < size
+    if not isinstance(index_value, BlockArgument):
+        return False
+    bounds = _loop_bounds(index_value)
+    if bounds is None:
+        return False
+    lower, upper = bounds
+    lower_value = lower if isinstance(lower, int) else _constant(lower)
+    if lower_value is None or lower_value < 0:
+        return False
+    if isinstance(upper, int):
+        return 0 <= upper <= size
+    return _at_most_size(upper, buffer, dim)
+
+
+def _insert_before(op: Operation, rewriter: PatternRewriter, block: Block) -> None:
+    """Move the ops built in `block` before `op`."""
+    ops = list(block.ops)
+    for built in ops:
+        built.detach()
+    if ops:
+        rewriter.insert(ops, InsertPoint.before(op))
+
+
+def _guard_access(
+    op: Operation,
+    rewriter: PatternRewriter,
+    buffer: SSAValue,
+    indices: Sequence[SSAValue] | None,
+) -> None:
+    """Check `indices` into `buffer` before `op` (None: op's affine map
+    gives them), unless the lowering marked it or they are proven."""
+    if IN_BOUNDS in op.attributes:
+        del op.attributes[IN_BOUNDS]
+        return
+    if not isinstance(buffer.type, MemRefType):
+        return
+    block = Block()
+    b = Builder(InsertPoint.at_end(block))
+    if indices is None:
+        assert isinstance(op, affine.LoadOp | affine.StoreOp)
+        indices = _affine_indices(b, op)
+    unproven = [not _proven_in_range(i, buffer, dim) for dim, i in enumerate(indices)]
+    if any(unproven):
+        origin = op.attributes.get(ORIGIN)
+        name = origin.data if isinstance(origin, StringAttr) else op.name
+        check_in_bounds(b, name, buffer, indices, unproven)
+        _insert_before(op, rewriter, block)
+
+
+def _affine_indices(b: Builder, op: affine.LoadOp | affine.StoreOp) -> list[SSAValue]:
+    """The indices of an affine access: an operand where its map's result is
+    one, else an `affine.apply` of that result."""
+    map_ = op.map.data
+    operands = list(op.indices)
+    indices: list[SSAValue] = []
+    for expr in map_.results:
+        if isinstance(expr, AffineDimExpr):
+            indices.append(operands[expr.position])
+            continue
+        if isinstance(expr, AffineSymExpr):
+            indices.append(operands[map_.num_dims + expr.position])
+            continue
+        single = AffineMap(map_.num_dims, map_.num_symbols, (expr,))
+        indices.append(b.insert(affine.ApplyOp(operands, AffineMapAttr(single))).result)
+    return indices
+
+
+class CheckLoad(RewritePattern):
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: memref.LoadOp, rewriter: PatternRewriter) -> None:
+        _guard_access(op, rewriter, op.memref, list(op.indices))
+
+
+class CheckStore(RewritePattern):
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: memref.StoreOp, rewriter: PatternRewriter) -> None:
+        _guard_access(op, rewriter, op.memref, list(op.indices))
+
+
+class CheckAffineLoad(RewritePattern):
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: affine.LoadOp, rewriter: PatternRewriter) -> None:
+        _guard_access(op, rewriter, op.memref, None)
+
+
+class CheckAffineStore(RewritePattern):
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: affine.StoreOp, rewriter: PatternRewriter) -> None:
+        _guard_access(op, rewriter, op.memref, None)
+
+
+class CheckDivision(RewritePattern):
+    """An integer division or remainder (arith or index) of scalars."""
+
+    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
+        if op.name not in DIVISIONS or len(op.operands) != 2:
+            return
+        lhs, rhs = op.operands
+        if not isinstance(rhs.type, IntegerType | IndexType):
+            return  # elementwise on vectors or tensors: not checked
+        divisor = _constant(rhs)
+        if divisor is not None and divisor != 0 and divisor != -1:
+            return
+        if divisor == 0:
+            # Always fails: still a check, so the failure is the
+            # interpreter's message rather than a trap.
+            divisor = None
+        block = Block()
+        b = Builder(InsertPoint.at_end(block))
+        check_division(b, op.name, lhs, rhs, divisor)
+        _insert_before(op, rewriter, block)
+
+
+class CheckCopy(RewritePattern):
+    """`memref.copy` between buffers of dynamic shapes: the same shape."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: memref.CopyOp, rewriter: PatternRewriter) -> None:
+        source, destination = op.source, op.destination
+        if not isinstance(source.type, MemRefType) or not isinstance(
+            destination.type, MemRefType
+        ):
+            return
+        block = Block()
+        check_same_shape(
+            Builder(InsertPoint.at_end(block)), op.name, source, destination
+        )
+        _insert_before(op, rewriter, block)
+
+
+class CheckSubview(RewritePattern):
+    """`memref.subview` with a dynamic offset, size or stride, or of a
+    dynamic dimension: inside its source."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(
+        self, op: memref.SubviewOp, rewriter: PatternRewriter
+    ) -> None:
+        if not isinstance(op.source.type, MemRefType):
+            return
+        block = Block()
+        check_slice(
+            Builder(InsertPoint.at_end(block)),
+            op.name,
+            op.source,
+            get_dynamic_index_list(
+                op.static_offsets.get_values(), op.offsets, DYNAMIC_INDEX
+            ),
+            get_dynamic_index_list(
+                op.static_sizes.get_values(), op.sizes, DYNAMIC_INDEX
+            ),
+            get_dynamic_index_list(
+                op.static_strides.get_values(), op.strides, DYNAMIC_INDEX
+            ),
+        )
+        _insert_before(op, rewriter, block)
+
+
+class CheckAllocation(RewritePattern):
+    """`memref.alloc` / `memref.alloca`: no dynamic size negative, and a
+    byte size that fits in int64."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(
+        self, op: memref.AllocOp | memref.AllocaOp, rewriter: PatternRewriter
+    ) -> None:
+        type_ = op.memref.type
+        if not isinstance(type_, MemRefType):
+            return
+        element_bytes = element_size(type_.get_element_type())
+        if element_bytes is None:
+            return  # not compiled anyway
+        block = Block()
+        check_allocation(
+            Builder(InsertPoint.at_end(block)),
+            op.name,
+            type_.get_shape(),
+            list(op.dynamic_sizes),
+            element_bytes,
+        )
+        _insert_before(op, rewriter, block)
+
+
+class CheckExpandShape(RewritePattern):
+    """`memref.expand_shape`: dynamic output sizes not negative, and each
+    group's sizes make up its source dimension."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(
+        self, op: memref.ExpandShapeOp, rewriter: PatternRewriter
+    ) -> None:
+        if not isinstance(op.src.type, MemRefType) or not op.reassociation.data:
+            return
+        block = Block()
+        check_expand_shape(
+            Builder(InsertPoint.at_end(block)),
+            op.name,
+            op.src,
+            reassociation_groups(op.reassociation),
+            op.static_output_shape.get_values(),
+            list(op.output_shape),
+        )
+        _insert_before(op, rewriter, block)
+
+
+class CheckCollapseShape(RewritePattern):
+    """`memref.collapse_shape` of a strided source: each group contiguous."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(
+        self, op: memref.CollapseShapeOp, rewriter: PatternRewriter
+    ) -> None:
+        if not isinstance(op.src.type, MemRefType):
+            return
+        block = Block()
+        check_collapse_shape(
+            Builder(InsertPoint.at_end(block)),
+            op.name,
+            op.src,
+            reassociation_groups(op.reassociation),
+        )
+        _insert_before(op, rewriter, block)
+
+
+class CheckForStep(RewritePattern):
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: scf.ForOp, rewriter: PatternRewriter) -> None:
+        step = _constant(op.step)
+        if step is not None and step > 0:
+            return
+        block = Block()
+        b = Builder(InsertPoint.at_end(block))
+        check_steps(b, op.name, [op.step])
+        _insert_before(op, rewriter, block)
+
+
+class CheckParallelSteps(RewritePattern):
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: scf.ParallelOp, rewriter: PatternRewriter) -> None:
+        steps = list(op.step)
+        if all((c := _constant(s)) is not None and c > 0 for s in steps):
+            return
+        block = Block()
+        b = Builder(InsertPoint.at_end(block))
+        check_steps(b, op.name, steps)
+        _insert_before(op, rewriter, block)
+
+
+@dataclass(frozen=True)
+class InsertRuntimeChecksPass(ModulePass):
+    """Insert `rtcheck.assert` before loads, stores, integer divisions and
+    loops whose operands are not provably valid, with the interpreter's
+    messages (see the module docstring)."""
+
+    name = "insert-runtime-checks"
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        # One walk: the checks are inserted before their op, which is not
+        # changed, so no op is visited twice.
+        PatternRewriteWalker(
+            GreedyRewritePatternApplier(
+                [
+                    CheckLoad(),
+                    CheckStore(),
+                    CheckAffineLoad(),
+                    CheckAffineStore(),
+                    CheckDivision(),
+                    CheckCopy(),
+                    CheckSubview(),
+                    CheckAllocation(),
+                    CheckExpandShape(),
+                    CheckCollapseShape(),
+                    CheckForStep(),
+                    CheckParallelSteps(),
+                ],
+                dce_enabled=False,
+            ),
+            apply_recursively=False,
+        ).rewrite_module(op)
