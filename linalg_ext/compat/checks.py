@@ -40,18 +40,25 @@ def verify_destination_results(
     op: Operation, outputs: Sequence[SSAValue], results: Sequence[SSAValue]
 ) -> None:
     """Destination style: one result per tensor output, of the output's type;
-    none on memrefs, which are written in place."""
-    tensor_types = [o.type for o in outputs if isinstance(o.type, TensorType)]
-    if len(results) != len(tensor_types):
+    none on memrefs, which are written in place (MLIR's
+    `DestinationStyleOpInterface` rules and messages)."""
+    first_init = len(op.operands) - len(outputs)
+    tensor_outputs = [
+        (first_init + index, output)
+        for index, output in enumerate(outputs)
+        if isinstance(output.type, TensorType)
+    ]
+    tensor_results = [r for r in results if isinstance(r.type, TensorType)]
+    if len(tensor_results) != len(tensor_outputs):
         op_error(
             op,
-            f"expected the number of tensor results ({len(results)}) to be equal "
-            f"to the number of output tensors ({len(tensor_types)})",
+            f"expected the number of tensor results ({len(tensor_results)}) to be "
+            f"equal to the number of output tensors ({len(tensor_outputs)})",
         )
-    for index, (result, expected) in enumerate(zip(results, tensor_types, strict=True)):
-        if result.type != expected:
+    for result, (number, output) in zip(results, tensor_outputs, strict=False):
+        if result.type != output.type:
             op_error(
                 op,
-                f"expected type of result #{index} ({result.type}) to match the "
-                f"type of its output ({expected})",
+                f"expected type of operand #{number} ('{output.type}') to match "
+                f"type of corresponding result ('{result.type}')",
             )

@@ -76,10 +76,11 @@ class GenerateOp(IRDLOperation):
             op_error(self, "expected the body to end with tensor.yield of one value")
         yielded = terminator.arguments[0].type
         if yielded != result_type.get_element_type():
+            # MLIR 22's words; the types are ours.
             op_error(
                 self,
-                f"expected the body to yield the element type "
-                f"{result_type.get_element_type()}, got {yielded}",
+                "body must be terminated with a `yield` operation of the tensor "
+                f"element type ({result_type.get_element_type()}, got {yielded})",
             )
 
 

@@ -356,12 +356,6 @@ func.func @f(%a: tensor<4xi8>, %o: tensor<4xi32>) -> tensor<4xi32> {
   return %r : tensor<4xi32>
 }
 """,
-    "fill_other_type": """
-func.func @f(%v: f64, %o: tensor<4xf32>) -> tensor<4xf32> {
-  %r = linalg.fill ins(%v : f64) outs(%o : tensor<4xf32>) -> tensor<4xf32>
-  return %r : tensor<4xf32>
-}
-""",
     "not_linalg": """
 func.func @f(%x: f32) -> f32 {
   %r = arith.addf %x, %x : f32

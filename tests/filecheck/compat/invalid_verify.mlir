@@ -179,7 +179,7 @@ func.func @generate_body_arguments(%d: index) {
 // -----
 
 func.func @generate_yield_type(%d: index) {
-  // expected-error @below {{'tensor.generate' op expected the body to yield the element type f32, got i32}}
+  // expected-error @below {{'tensor.generate' op body must be terminated with a `yield` operation of the tensor element type (f32, got i32)}}
   %t = tensor.generate %d {
   ^bb0(%i: index):
     %c = arith.constant 1 : i32
@@ -209,7 +209,7 @@ func.func @negf_tensor_without_result(%x: tensor<4xf32>) {
 // -----
 
 func.func @batch_matmul_result_type(%a: tensor<2x3x4xf32>, %b: tensor<2x4x5xf32>, %c: tensor<2x3x5xf32>) {
-  // expected-error @below {{'linalg.batch_matmul' op expected type of result #0 (tensor<2x3x6xf32>) to match the type of its output (tensor<2x3x5xf32>)}}
+  // expected-error @below {{'linalg.batch_matmul' op expected type of operand #2 ('tensor<2x3x5xf32>') to match type of corresponding result ('tensor<2x3x6xf32>')}}
   %r = linalg.batch_matmul ins(%a, %b : tensor<2x3x4xf32>, tensor<2x4x5xf32>) outs(%c : tensor<2x3x5xf32>) -> tensor<2x3x6xf32>
   return
 }
