@@ -85,10 +85,18 @@ def _runtime_check_dialect() -> Dialect:
     return RtCheck
 
 
+def _shape_dialect() -> Dialect:
+    # xDSL 0.74 has no `shape` dialect: the ops upstream's Linalg tests use.
+    from linalg_ext.compat.shape_dialect import Shape
+
+    return Shape
+
+
 ALL_DIALECTS: dict[str, Callable[[], Dialect]] = {
     "index": _index_dialect,
     "linalg_ext": _linalg_ext_dialect,
     "rtcheck": _runtime_check_dialect,
+    "shape": _shape_dialect,
 }
 """Dialect name -> loader, for every dialect this package defines."""
 

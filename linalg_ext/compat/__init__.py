@@ -44,6 +44,13 @@ forms of `memref.copy`, `cast`, `global`, `rank`,
 semi-affine maps (`affine_syntax`), of `scf.parallel`/`scf.reduce`
 (`scf_syntax`); `linalg.index` in `linalg.map` (`linalg_index`).
 
+For reading upstream's and ByteIR's test inputs: `scf.for`/`scf.if` result
+types without parentheses and `scf.while` without operands (`scf_syntax`),
+`linalg.generic #trait` (`generic_format`), semi-affine memory accesses
+(`affine_syntax`), `vector.print` with upstream's syntax (`vector_print`,
+replacing xDSL's op), and a minimal `shape` dialect (`shape_dialect`,
+registered by `linalg_ext.universe` like the `index` dialect).
+
 A `Context` copies a dialect's ops when it first loads the dialect, so ops
 appended to xDSL's `Dialect` objects reach a context that loads the dialect
 afterwards; `install(ctx)` also hands them to a context that loaded the
@@ -190,3 +197,24 @@ def _install_once() -> None:
     install_scf_syntax()
     install_llvm_syntax()
     install_index_parents()
+
+    # Upstream's and ByteIR's test inputs (docs/compat.md, "Upstream's
+    # syntax in test inputs").
+    from xdsl.dialects.vector import PrintOp as XdslPrintOp
+    from xdsl.dialects.vector import Vector
+
+    from linalg_ext.compat.vector_print import PrintOp, PrintPunctuationAttr
+
+    _replace_operation(Vector, XdslPrintOp, PrintOp)
+    _add_attributes(Vector, (PrintPunctuationAttr,))
+
+    # Upstream's verifier rules for the upstream ops our passes consume
+    # (docs/compat.md, "Verifying upstream ops"). Kept last: the result-type
+    # rule wraps every op the Linalg dialect has by now.
+    from linalg_ext.compat.linalg_checks import install_linalg_checks
+    from linalg_ext.compat.shape_checks import install_shape_checks
+    from linalg_ext.compat.slice_checks import install_slice_checks
+
+    install_slice_checks()
+    install_shape_checks()
+    install_linalg_checks()

@@ -10,6 +10,11 @@ upstream in three ways, each of which loses IR:
   MLIR keeps them as discardable attributes (printed after `attrs =`).
 - A leading dictionary entry of the wrong kind is an `assert`, not a parse
   error.
+- The leading dictionary may be an attribute alias (`#trait = {indexing_maps
+  = [...], iterator_types = [...]}` at the top of the file, then
+  `linalg.generic #trait ins(...)`), as upstream's and ByteIR's tests write
+  it; xDSL 0.74 reads only a literal `{...}`. The op prints the dictionary
+  written out, as MLIR does.
 
 `install_generic_format` swaps in the functions below as
 `GenericOp.parse`/`GenericOp.print`. The class itself stays xDSL's, so every
@@ -18,12 +23,18 @@ upstream in three ways, each of which loses IR:
 
 from __future__ import annotations
 
-from xdsl.dialects.builtin import AffineMapAttr, ArrayAttr, StringAttr
+from xdsl.dialects.builtin import (
+    AffineMapAttr,
+    ArrayAttr,
+    DictionaryAttr,
+    StringAttr,
+)
 from xdsl.dialects.linalg.attrs import IteratorType, IteratorTypeAttr
 from xdsl.dialects.linalg.ops import GenericOp
 from xdsl.ir import Attribute
 from xdsl.parser import Parser
 from xdsl.printer import Printer
+from xdsl.utils.mlir_lexer import MLIRTokenKind
 
 from linalg_ext.assembly import (
     parse_optional_operand_group,
@@ -47,11 +58,28 @@ def _iterator_type(parser: Parser, entry: Attribute) -> IteratorTypeAttr:
     parser.raise_error(f"'linalg.generic' unknown iterator type {entry}")
 
 
+def _parse_leading_dictionary(parser: Parser) -> dict[str, Attribute]:
+    """`{...}`, or an alias of a dictionary attribute (`#trait`)."""
+    # The parser's private token stream (no public look-ahead).
+    token = parser._current_token  # pyright: ignore[reportPrivateUsage]
+    if token.kind != MLIRTokenKind.HASH_IDENT:
+        return parser.parse_optional_attr_dict()
+    start = parser.pos
+    alias = parser.parse_attribute()
+    if not isinstance(alias, DictionaryAttr):
+        parser.raise_error(
+            f"'linalg.generic' expects a dictionary attribute, got {alias}",
+            start,
+            parser.pos,
+        )
+    return dict(alias.data)
+
+
 def parse_generic(cls: type[GenericOp], parser: Parser) -> GenericOp:
     """`{maps, iterators, doc?, library_call?, other-attrs?} ins(...)? outs(...)?
     (attrs = {...})? region (-> types)?`."""
     start = parser.pos
-    entries = parser.parse_optional_attr_dict()
+    entries = _parse_leading_dictionary(parser)
     end = parser.pos
 
     def missing(name: str):

@@ -11,6 +11,10 @@ outputs are written in place.
   order. Its shared outputs start as copies of the inits; each iteration's
   `tensor.parallel_insert_slice` ops write into them.
 - `tensor.generate` runs its body once per index of the new tensor.
+- `vector.print` writes to the interpreter's output what upstream's runtime
+  prints (`print_format`); `shape.shape_of` gives the extents of its
+  operand, `shape.to_extent_tensor` passes them on (checking that they fit
+  the result type), `shape.const_shape` its constant extents.
 """
 
 from __future__ import annotations
@@ -20,7 +24,13 @@ from itertools import product
 from typing import Any
 
 import numpy as np
-from xdsl.dialects.builtin import DYNAMIC_INDEX, DenseArrayBase, IntegerType, TensorType
+from xdsl.dialects.builtin import (
+    DYNAMIC_INDEX,
+    DenseArrayBase,
+    IndexType,
+    IntegerType,
+    TensorType,
+)
 from xdsl.dialects.tensor import YieldOp as TensorYieldOp
 from xdsl.interpreter import (
     Interpreter,
@@ -31,6 +41,7 @@ from xdsl.interpreter import (
     impl_terminator,
     register_impls,
 )
+from xdsl.ir import Attribute, Operation
 from xdsl.ir.affine import AffineDimExpr, AffineMap
 from xdsl.utils.exceptions import InterpretationError
 
@@ -51,8 +62,15 @@ from linalg_ext.compat.linalg_ops import (
     TanhOp,
     UpstreamElementwiseOperation,
 )
+from linalg_ext.compat.shape_dialect import (
+    ConstShapeOp,
+    ShapeOfOp,
+    ToExtentTensorOp,
+)
 from linalg_ext.compat.tensor_ops import GenerateOp
+from linalg_ext.compat.vector_print import PUNCTUATION_TEXT, PrintOp
 from linalg_ext.semantics.arrays import (
+    check_fits_type,
     destination_results,
     destinations,
     numpy_dtype,
@@ -60,6 +78,8 @@ from linalg_ext.semantics.arrays import (
     shaped_array,
     signed_elements,
 )
+from linalg_ext.semantics.control_ops import evaluate_affine_map
+from linalg_ext.semantics.print_format import format_printed
 from linalg_ext.semantics.structured import (
     output_aliases_operand,
     run_structured_op,
@@ -124,6 +144,13 @@ def _run_elementwise(
     # Written only now: on memrefs an input may be the output buffer.
     numpy_view(destination)[...] = values
     return destination_results(op, (destination,))
+
+
+def _extent_tensor(op: Operation, extents: Any, type_: Attribute) -> Any:
+    """`extents` as a new tensor of index of `type_` (checked to fit it)."""
+    values = np.asarray(extents, dtype=np.int64)
+    check_fits_type(values.shape, type_, op.name, "the extent tensor")
+    return shaped_array(values, IndexType())
 
 
 @register_impls
@@ -240,7 +267,7 @@ class CompatOpFunctions(InterpreterFunctions):
         self, interpreter: Interpreter, op: MaxOp, args: PythonValues
     ) -> PythonValues:
         map_ = op.map.data
-        return (max(map_.eval(args[: map_.num_dims], args[map_.num_dims :])),)
+        return (max(evaluate_affine_map(op, map_, args)),)
 
     @impl(ForallOp)
     def run_forall(
@@ -321,6 +348,35 @@ class CompatOpFunctions(InterpreterFunctions):
             (value,) = interpreter.run_ssacfg_region(op.body, index, "tensor.generate")
             values[index] = value
         return (shaped_array(values, element_type),)
+
+    @impl(PrintOp)
+    def run_vector_print(
+        self, interpreter: Interpreter, op: PrintOp, args: PythonValues
+    ) -> PythonValues:
+        if op.string_literal is not None:
+            interpreter.print(op.string_literal.data, end="")
+            return ()
+        text = format_printed(args[0], op.source.type) if op.source else ""
+        interpreter.print(text, end=PUNCTUATION_TEXT[op.punctuation.data])
+        return ()
+
+    @impl(ShapeOfOp)
+    def run_shape_of(
+        self, interpreter: Interpreter, op: ShapeOfOp, args: PythonValues
+    ) -> PythonValues:
+        return (_extent_tensor(op, args[0].shape, op.result.type),)
+
+    @impl(ToExtentTensorOp)
+    def run_to_extent_tensor(
+        self, interpreter: Interpreter, op: ToExtentTensorOp, args: PythonValues
+    ) -> PythonValues:
+        return (_extent_tensor(op, numpy_view(args[0]), op.result.type),)
+
+    @impl(ConstShapeOp)
+    def run_const_shape(
+        self, interpreter: Interpreter, op: ConstShapeOp, args: PythonValues
+    ) -> PythonValues:
+        return (_extent_tensor(op, op.extents, op.result.type),)
 
     @impl_terminator(TensorYieldOp)
     def run_tensor_yield(

@@ -24,8 +24,15 @@ def test_entry_point_is_discovered():
 
 
 def test_universe_lists_our_dialect_and_passes():
-    # `index`: upstream's dialect, which xDSL 0.74 lacks (compat/index_ops.py).
-    assert set(LINALG_EXT_UNIVERSE.all_dialects) == {"index", "linalg_ext"}
+    # `index` and `shape`: upstream's dialects, which xDSL 0.74 lacks
+    # (compat/index_ops.py, compat/shape_dialect.py); `rtcheck`: the run-time
+    # checks of compiled code (dialect/runtime_check.py).
+    assert set(LINALG_EXT_UNIVERSE.all_dialects) == {
+        "index",
+        "linalg_ext",
+        "rtcheck",
+        "shape",
+    }
     assert set(LINALG_EXT_UNIVERSE.all_passes) == set(ALL_PASSES)
     for name, load in LINALG_EXT_UNIVERSE.all_passes.items():
         assert load() is ALL_PASSES[name]()
