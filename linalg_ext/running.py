@@ -37,6 +37,7 @@ from xdsl.interpreters.tensor import TensorFunctions
 from xdsl.ir import Attribute
 from xdsl.utils.exceptions import InterpretationError
 
+from linalg_ext.argument_values import ArgumentValueError, argument_value
 from linalg_ext.semantics import LinalgExtFunctions, UpstreamOpFunctions
 from linalg_ext.semantics.arrays import (
     canonical_i1,
@@ -130,17 +131,6 @@ def _to_python(value: Any, type_: Attribute) -> Any:
     return value
 
 
-def _scalar_argument(value: Any, type_: Attribute) -> Any:
-    """A scalar as the interpreter holds one of `type_`: floats rounded to
-    the type, integers wrapped to its width as signed values."""
-    if isinstance(type_, AnyFloat | IntegerType | IndexType):
-        dtype = numpy_dtype(type_, INDEX_BITWIDTH)
-        with np.errstate(all="ignore"):
-            converted = np.array(value).astype(dtype)
-        return converted.item()
-    return value.item() if isinstance(value, np.generic) else value
-
-
 def find_function(module: ModuleOp, name: str) -> func.FuncOp:
     for op in module.walk():
         if isinstance(op, func.FuncOp) and op.sym_name.data == name:
@@ -149,7 +139,9 @@ def find_function(module: ModuleOp, name: str) -> func.FuncOp:
 
 
 def run_function(module: ModuleOp, name: str, inputs: Sequence[Any]) -> FunctionRun:
-    """Call `@name` with `inputs` (numpy arrays for shaped arguments)."""
+    """Call `@name` with `inputs` (numpy arrays for shaped arguments), each
+    converted as `linalg_ext.argument_values` says (the rule of every
+    backend): a value it refuses is an InterpretationError saying why."""
     function = find_function(module, name)
     arg_types = function.function_type.inputs.data
     if len(inputs) != len(arg_types):
@@ -158,21 +150,15 @@ def run_function(module: ModuleOp, name: str, inputs: Sequence[Any]) -> Function
         )
     arguments: list[Any] = []
     for index, (value, type_) in enumerate(zip(inputs, arg_types, strict=True)):
+        try:
+            converted = argument_value(value, type_, f"argument #{index} of @{name}")
+        except ArgumentValueError as error:
+            raise InterpretationError(str(error)) from None
         if isinstance(type_, TensorType | MemRefType):
-            array = np.asarray(value)
-            expected = type_.get_shape()
-            if len(expected) != array.ndim or any(
-                e >= 0 and e != s for e, s in zip(expected, array.shape, strict=True)
-            ):
-                raise InterpretationError(
-                    f"argument #{index} of @{name} has shape {list(array.shape)}, "
-                    f"which does not fit {type_}"
-                )
-            arguments.append(
-                shaped_array(array, type_.get_element_type(), INDEX_BITWIDTH)
+            converted = shaped_array(
+                converted, type_.get_element_type(), INDEX_BITWIDTH
             )
-        else:
-            arguments.append(_scalar_argument(value, type_))
+        arguments.append(converted)
     interpreter = make_interpreter(module)
     tracker = allocation_tracker(interpreter)
     for index, value in enumerate(arguments):

@@ -17,8 +17,12 @@ rank-reducing slices and reassociation groups.
 
 from __future__ import annotations
 
+import os
+import struct
+import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import cache
 from math import prod
 from typing import Any, Literal
 
@@ -303,6 +307,51 @@ def slice_operands(
 def check_sizes(sizes: Sequence[int], op_name: str) -> None:
     if any(size < 0 for size in sizes):
         raise InterpretationError(f"{op_name}: negative size in {list(sizes)}")
+
+
+@cache
+def memory_bytes() -> int:
+    """The machine's physical memory: no allocation larger than it can be
+    used (a larger one may be granted by overcommit, then killed)."""
+    try:
+        return os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
+    except (ValueError, OSError):  # not known on this system
+        return sys.maxsize
+
+
+INT64_MAX = (1 << 63) - 1
+
+
+def allocation_overflow_message(
+    op_name: str, shape: Sequence[str], element_bytes: int
+) -> str:
+    """What an allocation whose byte size does not fit in int64 says, its
+    `shape`'s sizes already formatted (compiled code's checks,
+    linalg_ext/lowering/runtime_checks.py, say it with placeholders, since
+    they cannot print a number of 2**63 or more): "memref.alloc: cannot
+    allocate shape [4611686018427387904] of 4-byte elements (more than
+    2**63 - 1 bytes)"."""
+    return (
+        f"{op_name}: cannot allocate shape [{', '.join(shape)}] of "
+        f"{element_bytes}-byte elements (more than 2**63 - 1 bytes)"
+    )
+
+
+def check_allocation(
+    shape: Sequence[int], xtype: PackableType[Any], op_name: str
+) -> None:
+    """Refuse, before trying, a fresh buffer of `shape` larger than the
+    machine's memory: `<op>: cannot allocate N bytes`, what compiled code
+    says when its `malloc` fails; a size beyond int64 (which compiled code
+    could not compute) is said by `allocation_overflow_message`."""
+    element_bytes = struct.calcsize(struct_format(xtype))
+    size = prod(shape) * element_bytes
+    if size > INT64_MAX:
+        raise InterpretationError(
+            allocation_overflow_message(op_name, [str(s) for s in shape], element_bytes)
+        )
+    if size > memory_bytes():
+        raise InterpretationError(f"{op_name}: cannot allocate {size} bytes")
 
 
 def checked_dim(op: Operation, source: ShapedArray[Any], dim: int, kind: str) -> int:

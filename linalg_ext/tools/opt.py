@@ -15,8 +15,10 @@ with upstream's discipline about errors:
   position as its `FileLineColLoc` (kept through `clone()`, printed by
   `--print-debuginfo`), and a verifier or pass error names its op;
 - a Python exception a pass does not mean to raise is an internal error,
-  `linalg-ext-opt: internal error in pass 'x': KeyError: ...` (the traceback
-  only with `--show-traceback`);
+  `linalg-ext-opt: internal error in pass 'x': KeyError: ...`, exit code 1
+  (so is one raised while parsing, verifying, printing, or by the driver
+  itself); the traceback only with `--show-traceback` or
+  `LINALG_EXT_TRACEBACK=1` in the environment;
 - `--verify-diagnostics` checks the test's `// expected-error {{...}}`
   comments against the diagnostics produced, as upstream does
   (`linalg_ext.tools.expectations`);
@@ -31,7 +33,6 @@ from __future__ import annotations
 
 import argparse
 import os
-import re
 import sys
 import time
 import warnings
@@ -42,23 +43,34 @@ from io import StringIO
 from pathlib import Path
 from typing import NoReturn
 
-from xdsl.dialects.builtin import FileLineColLoc, IntAttr, ModuleOp, StringAttr
+from xdsl.dialects.builtin import FileLineColLoc, ModuleOp
 from xdsl.ir import Operation
-from xdsl.parser import Parser
 from xdsl.passes import ModulePass, PassPipeline
 from xdsl.utils.exceptions import DiagnosticException, ParseError, ShrinkException
-from xdsl.utils.lexer import Span
 from xdsl.xdsl_opt_main import xDSLOptMain
 
 from linalg_ext import compat
 from linalg_ext.diagnostics import failing_op, source_location
+from linalg_ext.tools.common import (
+    EXIT_INTERRUPTED,
+    TRACEBACK_VARIABLE,
+    show_tracebacks,
+)
 from linalg_ext.tools.expectations import (
     Diagnostic,
     ExpectationSyntaxError,
     parse_expectations,
     verify,
 )
+from linalg_ext.tools.located import (
+    LocatingParser,
+    at,
+    at_op,
+    one_line,
+    verify_located,
+)
 from linalg_ext.tools.opt_pipeline import (
+    PassSetupError,
     PipelineError,
     Step,
     build_steps,
@@ -68,6 +80,7 @@ from linalg_ext.tools.opt_pipeline import (
 
 TOOL = "linalg-ext-opt"
 EXIT_ERROR = 1
+TRACEBACK_HINT = f"--show-traceback or {TRACEBACK_VARIABLE}=1 prints the traceback"
 SPLIT_MARKER = "// -----"
 
 
@@ -100,126 +113,6 @@ def ops_named_in_errors() -> Iterator[None]:
         yield
     finally:
         Operation.emit_error = original
-
-
-class LocatingParser(Parser):
-    """xDSL's parser, giving every op it parses without an explicit `loc(...)`
-    the location of its name in the file (as MLIR does), `line_offset` lines
-    down for a chunk of a split file."""
-
-    def __init__(self, ctx, text: str, name: str, line_offset: int = 0):
-        super().__init__(ctx, text, name)
-        self.name = name
-        self.line_offset = line_offset
-        self._op_starts: list[int] = []
-        """Where the op being parsed starts, innermost last: the result list
-        first, then (once it is parsed) the op name."""
-        self.failed_op: tuple[FileLineColLoc, str] | None = None
-        """Location and name of the innermost op whose parsing raised a
-        DiagnosticException (a constraint of its custom format failed)."""
-
-    def parse_operation(self) -> Operation:
-        self._op_starts.append(self._current_token.span.start)
-        try:
-            op = super().parse_operation()
-        except DiagnosticException:
-            if self.failed_op is None:
-                start = self._op_starts[-1]
-                self.failed_op = (self.location_at(start), self._name_at(start))
-            raise
-        finally:
-            start = self._op_starts.pop()
-        if not isinstance(op.location, FileLineColLoc):
-            op.location = self.location_at(start)
-        return op
-
-    def _parse_op_result_list(self):
-        results = super()._parse_op_result_list()
-        if self._op_starts:
-            self._op_starts[-1] = self._current_token.span.start
-        return results
-
-    def _get_op_by_name(self, name: str) -> type[Operation]:
-        # xDSL reports an unknown op after its name: report it at the name.
-        if (
-            self.ctx.get_optional_op(
-                name, dialect_stack=self._parser_state.dialect_stack
-            )
-            is None
-            and self._op_starts
-        ):
-            start = self._op_starts[-1]
-            self.raise_error(
-                f"Operation {name} is not registered "
-                "(--allow-unregistered-dialect accepts it in generic form)",
-                Span(start, start + len(name), self.lexer.input),
-            )
-        return super()._get_op_by_name(name)
-
-    def location_at(self, position: int) -> FileLineColLoc:
-        where = Span(position, position, self.lexer.input, self.line_offset)
-        location = where.get_location()
-        return FileLineColLoc(
-            StringAttr(self.name), IntAttr(location.line), IntAttr(location.col)
-        )
-
-    def _name_at(self, position: int) -> str:
-        """The op name written at `position` (custom or generic form)."""
-        text = self.lexer.input.content[position : position + 200]
-        found = re.match(r'"([^"]+)"|[A-Za-z_][\w$.]*', text)
-        if found is None:
-            return "?"
-        return found[1] or found[0]
-
-    def current_location(self) -> FileLineColLoc:
-        return self.location_at(self._current_token.span.start)
-
-
-def one_line(text: str) -> str:
-    """A message on one line: xDSL spreads some over several."""
-    return " ".join(line.strip() for line in text.splitlines() if line.strip())
-
-
-def _at(kind: str, message: str, location: FileLineColLoc | None) -> Diagnostic:
-    if location is None:
-        return Diagnostic(kind, message)
-    return Diagnostic(
-        kind,
-        message,
-        location.filename.data,
-        location.line.data,
-        location.column.data,
-    )
-
-
-def _at_op(kind: str, message: str, op: Operation | None) -> Diagnostic:
-    where = source_location(op) if op is not None else None
-    if where is None:
-        return Diagnostic(kind, message)
-    return Diagnostic(kind, message, *where)
-
-
-def op_message(op: Operation, message: str) -> str:
-    """Upstream's `'dialect.op' op message`, unless it already says so."""
-    message = one_line(message)
-    prefix = f"'{op.name}' op "
-    return message if message.startswith(prefix) else prefix + message
-
-
-def verify_located(module: ModuleOp) -> Diagnostic | None:
-    """Verify like `module.verify()`, but say which op fails and where: each
-    op on its own, outer ops first (as MLIR), then the whole module for
-    xDSL's region-level checks."""
-    for op in module.walk():
-        try:
-            op.verify(verify_nested_ops=False)
-        except DiagnosticException as error:
-            return _at_op("error", op_message(op, str(error)), op)
-    try:
-        module.verify()
-    except DiagnosticException as error:
-        return _at_op("error", one_line(str(error)), failing_op(error) or module)
-    return None
 
 
 @dataclass
@@ -405,7 +298,7 @@ class LinalgExtOptMain(xDSLOptMain):
                 message = f"'{op_name}' op {one_line(str(error))}"
             else:
                 location, message = parser.current_location(), one_line(str(error))
-            result.diagnostics.append(_at("error", message, location))
+            result.diagnostics.append(at("error", message, location))
             return result
         except Exception as error:
             self.internal_error("while parsing", error)
@@ -414,8 +307,8 @@ class LinalgExtOptMain(xDSLOptMain):
         def located(error: BaseException) -> Diagnostic:
             op = failing_op(error)
             if op is not None and source_location(op) is not None:
-                return _at_op("error", one_line(str(error)), op)
-            return _at("error", one_line(str(error)), fallback)
+                return at_op("error", one_line(str(error)), op)
+            return at("error", one_line(str(error)), fallback)
 
         if failure := self.verify_module(module, "after parsing"):
             result.diagnostics.append(failure)
@@ -451,7 +344,7 @@ class LinalgExtOptMain(xDSLOptMain):
         except NotImplementedError as error:
             # xDSL's translations say "no translation for this op" this way.
             message = f"cannot emit '{self.args.target}': {one_line(str(error))}"
-            result.diagnostics.append(_at("error", message, fallback))
+            result.diagnostics.append(at("error", message, fallback))
         except Exception as error:
             self.internal_error(f"in target '{self.args.target}'", error)
         return result
@@ -485,7 +378,7 @@ class LinalgExtOptMain(xDSLOptMain):
         """Python warnings a pass issued (not deprecations) as warnings about
         the module."""
         return [
-            _at("warning", one_line(str(w.message)), fallback)
+            at("warning", one_line(str(w.message)), fallback)
             for w in caught
             if not issubclass(
                 w.category, DeprecationWarning | PendingDeprecationWarning
@@ -496,11 +389,11 @@ class LinalgExtOptMain(xDSLOptMain):
         """Stop on an exception nobody meant to raise: one line, located at
         the op it was raised for when xDSL's rewriter says (`--show-traceback`
         re-raises it instead)."""
-        if self.args.show_traceback:
+        if self.args.show_traceback or show_tracebacks():
             raise error
         text = (
             f"internal error {where}: {type(error).__name__}: {one_line(str(error))}"
-            " (--show-traceback prints the traceback)"
+            f" ({TRACEBACK_HINT})"
         )
         op = failing_op(error)
         location = source_location(op) if op is not None else None
@@ -537,11 +430,40 @@ def main(argv: list[str] | None = None) -> int:
         print(f"{TOOL}: error: {error}", file=sys.stderr)
     except InternalError as error:
         print(error, file=sys.stderr)
+    except PassSetupError as error:
+        if _traceback_requested(argv):
+            raise error.error from None
+        print(
+            f"{TOOL}: internal error in pass '{error.pass_name}' while setting it "
+            f"up: {type(error.error).__name__}: "
+            f"{one_line(str(error.error)) or '(no message)'} ({TRACEBACK_HINT})",
+            file=sys.stderr,
+        )
     except BrokenPipeError:
         # The reader went away (`| head`): send the rest nowhere.
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())
+    except KeyboardInterrupt:
+        print(f"{TOOL}: interrupted", file=sys.stderr)
+        return EXIT_INTERRUPTED
+    except Exception as error:
+        # Outside a pass, the parser or the verifier (each says which): the
+        # driver's own code, reading options, writing output.
+        if _traceback_requested(argv):
+            raise
+        print(
+            f"{TOOL}: internal error: {type(error).__name__}: "
+            f"{one_line(str(error)) or '(no message)'} ({TRACEBACK_HINT})",
+            file=sys.stderr,
+        )
     return EXIT_ERROR
+
+
+def _traceback_requested(argv: list[str] | None) -> bool:
+    """--show-traceback (--debug) on the command line, or LINALG_EXT_TRACEBACK
+    set: for errors out of the driver, before or without its parsed options."""
+    given = sys.argv[1:] if argv is None else argv
+    return show_tracebacks() or bool({"--show-traceback", "--debug"} & set(given))
 
 
 def entry_point() -> None:

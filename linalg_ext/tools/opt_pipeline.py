@@ -36,6 +36,17 @@ class PipelineError(Exception):
     """A `-p` that cannot be run, said in one line."""
 
 
+class PassSetupError(Exception):
+    """A pass of `-p` raised an exception nobody meant while it was loaded or
+    built from its options: a bug, reported as an internal error naming the
+    pass (`error` is the exception)."""
+
+    def __init__(self, pass_name: str, error: Exception):
+        super().__init__(f"{pass_name}: {type(error).__name__}: {error}")
+        self.pass_name = pass_name
+        self.error = error
+
+
 @dataclass(frozen=True)
 class Step:
     """One pass as the driver runs and shows it."""
@@ -114,26 +125,40 @@ def parse_passes(
             raise PipelineError(
                 f"unknown pass '{pass_spec.name}'{hint}; --list-passes lists them"
             )
-        pass_class = loader()
-        pass_spec = _bare_flags_are_true(pass_class, pass_spec)
-        _check_options(pass_class, pass_spec)
         try:
-            passes.append(pass_class.from_pass_spec(pass_spec))
-        except (ValueError, TypeError) as error:
-            required = ", ".join(
-                hyphenated(n) for n in sorted(pass_class.required_fields())
-            )
-            message = str(error).removeprefix(f"{pass_spec.name}: ")
-            raise PipelineError(
-                f"pass '{pass_spec.name}': {message}"
-                + (f" (required options: {required})" if required else "")
-            ) from error
-        # Values of the right type may still be wrong (`analysis-heuristic=x`):
-        # a pass that can say so before it runs does.
-        problems = getattr(passes[-1], "option_problems", lambda: [])()
-        if problems:
-            raise PipelineError(f"pass '{pass_spec.name}': " + "; ".join(problems))
+            passes.append(_make_pass(loader, pass_spec))
+        except PipelineError:
+            raise
+        except Exception as error:
+            raise PassSetupError(pass_spec.name, error) from error
     return passes
+
+
+def _make_pass(
+    loader: Callable[[], type[ModulePass]], pass_spec: ArgSpec
+) -> ModulePass:
+    """The pass `pass_spec` asks for, or a PipelineError saying what is wrong
+    with its options."""
+    pass_class = loader()
+    pass_spec = _bare_flags_are_true(pass_class, pass_spec)
+    _check_options(pass_class, pass_spec)
+    try:
+        made = pass_class.from_pass_spec(pass_spec)
+    except (ValueError, TypeError) as error:
+        required = ", ".join(
+            hyphenated(n) for n in sorted(pass_class.required_fields())
+        )
+        message = str(error).removeprefix(f"{pass_spec.name}: ")
+        raise PipelineError(
+            f"pass '{pass_spec.name}': {message}"
+            + (f" (required options: {required})" if required else "")
+        ) from error
+    # Values of the right type may still be wrong (`analysis-heuristic=x`):
+    # a pass that can say so before it runs does.
+    problems = getattr(made, "option_problems", lambda: [])()
+    if problems:
+        raise PipelineError(f"pass '{pass_spec.name}': " + "; ".join(problems))
+    return made
 
 
 def build_steps(passes: list[ModulePass], expand_stages: bool) -> list[Step]:

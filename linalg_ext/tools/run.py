@@ -6,7 +6,12 @@
 `--backend jit` compiles the module natively instead of interpreting it
 (`linalg_ext.jit`: a tensor program is bufferized, then everything is lowered
 to LLVM in Python and JIT-compiled with llvmlite; no `mlir-opt` involved) and
-also prints the compile time.
+also prints the compile time. Only the function run and what it calls are
+compiled.
+
+Every input is converted to its argument's type by
+`linalg_ext.argument_values` (one rule for both backends), and every error
+is one line (`linalg_ext.tools.common`).
 
 Without `--inputs` the arguments are random, from the seed: floats in
 [-1, 1], integers in [-4, 4], i1 0 or 1, index in [0, 3], every dynamic
@@ -25,9 +30,14 @@ from typing import Any
 
 import numpy as np
 from xdsl.dialects import func
-from xdsl.dialects.builtin import MemRefType, ModuleOp
+from xdsl.dialects.builtin import MemRefType, ModuleOp, SymbolRefAttr
 from xdsl.utils.exceptions import InterpretationError
 
+from linalg_ext.argument_values import (
+    ArgumentValueError,
+    argument_value,
+    check_argument_type,
+)
 from linalg_ext.running import (
     DEFAULT_DIM_SIZE,
     FunctionRun,
@@ -36,10 +46,12 @@ from linalg_ext.running import (
     run_function,
 )
 from linalg_ext.tools.common import (
+    OneLineArgumentParser,
     ToolError,
     describe_array,
     first_line,
     format_values,
+    internal_error,
     load_module,
     run_tool,
 )
@@ -48,7 +60,7 @@ TOOL = "linalg-ext-run"
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = OneLineArgumentParser(
         prog=TOOL,
         description="Run one function of an MLIR file on the CPU interpreter.",
     )
@@ -83,47 +95,160 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def reachable_part(module: ModuleOp, name: str) -> ModuleOp:
+    """A copy of `module` without the functions `@name` does not reach
+    through symbol references (calls): what the interpreter would run, and
+    all the JIT needs to compile (a function it cannot compile elsewhere in
+    the file is then no error for `@name`, as on the interpreter)."""
+    functions = {
+        op.sym_name.data: op for op in module.body.ops if isinstance(op, func.FuncOp)
+    }
+    reached = {name}
+    pending = [name]
+    while pending:
+        function = functions.get(pending.pop())
+        if function is None:
+            continue
+        for op in function.walk():
+            for attribute in (*op.attributes.values(), *op.properties.values()):
+                if isinstance(attribute, SymbolRefAttr):
+                    callee = attribute.root_reference.data
+                    if callee not in reached:
+                        reached.add(callee)
+                        pending.append(callee)
+    part = module.clone()
+    for op in list(part.body.ops):
+        if isinstance(op, func.FuncOp) and op.sym_name.data not in reached:
+            op.detach()
+            op.erase()
+    return part
+
+
 def _run_compiled(module: ModuleOp, name: str, inputs: list[Any]) -> FunctionRun:
     from linalg_ext import jit
 
     try:
-        compiled = jit.compile_module(module)
+        compiled = jit.compile_module(reachable_part(module, name))
         outcome = jit.run_function(compiled, name, inputs)
     except jit.JitError as error:
         raise ToolError(f"cannot run @{name} natively: {first_line(error)}") from error
+    except Exception as error:
+        raise internal_error(error, f"cannot run @{name} natively") from error
     print(f"compiled natively in {compiled.compile_seconds.total:.3f} s")
     return outcome
 
 
-def select_function(module: ModuleOp, entry: str | None) -> func.FuncOp:
+def _run_interpreted(module: ModuleOp, name: str, inputs: list[Any]) -> FunctionRun:
+    try:
+        return run_function(module, name, inputs)
+    except InterpretationError as error:
+        raise ToolError(f"cannot run @{name}: {first_line(error)}") from error
+    except RecursionError as error:
+        raise ToolError(f"cannot run @{name}: recursion too deep") from error
+    except Exception as error:
+        raise internal_error(error, f"cannot run @{name}") from error
+
+
+def select_function(module: ModuleOp, entry: str | None, path: str) -> func.FuncOp:
     if entry is not None:
         try:
-            return find_function(module, entry)
+            function = find_function(module, entry)
         except InterpretationError as error:
             raise ToolError(str(error)) from error
-    functions = [op for op in module.walk() if isinstance(op, func.FuncOp)]
-    defined = [f for f in functions if not f.is_declaration]
-    if len(defined) != 1:
-        names = ", ".join(f"@{f.sym_name.data}" for f in defined) or "none"
-        raise ToolError(f"give --entry: the module defines {names}")
-    return defined[0]
+        if function.is_declaration:
+            raise ToolError(f"@{entry} is only declared in {path}, not defined")
+    else:
+        functions = [op for op in module.walk() if isinstance(op, func.FuncOp)]
+        defined = [f for f in functions if not f.is_declaration]
+        if not defined:
+            raise ToolError(f"{path} defines no function to run")
+        if len(defined) != 1:
+            names = ", ".join(f"@{f.sym_name.data}" for f in defined)
+            raise ToolError(f"give --entry: the module defines {names}")
+        function = defined[0]
+    name = function.sym_name.data
+    for index, type_ in enumerate(function.function_type.inputs.data):
+        try:
+            check_argument_type(type_, f"argument #{index} of @{name}")
+        except ArgumentValueError as error:
+            raise ToolError(str(error)) from None
+    return function
+
+
+def _random_inputs(function: func.FuncOp, seed: int, dim_size: int) -> list[Any]:
+    try:
+        return random_inputs(function, np.random.default_rng(seed), dim_size)
+    except (MemoryError, ValueError) as error:  # numpy: too big an array
+        raise ToolError(
+            f"cannot make random inputs of @{function.sym_name.data} with "
+            f"--dim-size {dim_size}: {first_line(error) or 'out of memory'}"
+        ) from error
+
+
+NPY_MAGIC = b"\x93NUMPY"
+
+
+def load_input(path: str) -> np.ndarray:
+    """The array in a .npy file, or a ToolError saying why there is none."""
+    try:
+        with open(path, "rb") as file:
+            magic = file.read(len(NPY_MAGIC))
+    except OSError as error:
+        raise ToolError(f"cannot read {path}: {error.strerror}") from error
+    if magic != NPY_MAGIC:
+        raise ToolError(f"{path} is not a .npy file (numpy.save writes one)")
+    try:
+        return np.load(path, allow_pickle=False)
+    except ValueError as error:
+        if "allow_pickle" in str(error):
+            raise ToolError(
+                f"{path} holds Python objects (dtype object), not numbers"
+            ) from None
+        raise ToolError(f"cannot load {path}: {first_line(error)}") from error
+    except (OSError, EOFError) as error:
+        raise ToolError(f"cannot load {path}: {first_line(error)}") from error
 
 
 def load_inputs(paths: list[str], function: func.FuncOp) -> list[Any]:
-    expected = len(function.function_type.inputs.data)
-    if len(paths) != expected:
+    """The arguments in the files, each converted to its argument's type as
+    `linalg_ext.argument_values` says (the same rule for both backends)."""
+    name = function.sym_name.data
+    types = function.function_type.inputs.data
+    if len(paths) != len(types):
         raise ToolError(
-            f"@{function.sym_name.data} takes {expected} arguments, "
-            f"--inputs gives {len(paths)}"
+            f"@{name} takes {len(types)} arguments, --inputs gives {len(paths)}"
         )
     inputs = []
-    for path in paths:
+    for index, (path, type_) in enumerate(zip(paths, types, strict=True)):
+        value = load_input(path)
         try:
-            value = np.load(path, allow_pickle=False)
-        except (OSError, ValueError) as error:
-            raise ToolError(f"cannot load {path}: {first_line(error)}") from error
-        inputs.append(value.item() if value.ndim == 0 else value)
+            inputs.append(argument_value(value, type_, f"argument #{index} of @{name}"))
+        except ArgumentValueError as error:
+            raise ToolError(f"{error} (file {path})") from None
     return inputs
+
+
+def save_directory(path: str) -> Path:
+    """`--save-dir`, made if it does not exist (before running, so that a
+    bad one does not cost a run), or a ToolError."""
+    directory = Path(path)
+    if directory.exists() and not directory.is_dir():
+        raise ToolError(f"--save-dir {path}: exists and is not a directory")
+    try:
+        directory.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        reason = error.strerror or type(error).__name__
+        raise ToolError(f"--save-dir {path}: cannot create it: {reason}") from error
+    return directory
+
+
+def save(directory: Path, name: str, value: Any) -> None:
+    target = directory / name
+    try:
+        np.save(target, np.asarray(value))
+    except OSError as error:
+        reason = error.strerror or type(error).__name__
+        raise ToolError(f"cannot write {target}: {reason}") from error
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -132,22 +257,20 @@ def main(argv: list[str] | None = None) -> int:
     def run() -> int:
         if args.dim_size < 1:
             raise ToolError("--dim-size must be at least 1")
+        if args.seed < 0:
+            raise ToolError("--seed must be at least 0")
+        directory = save_directory(args.save_dir) if args.save_dir else None
         module = load_module(args.file)
-        function = select_function(module, args.entry)
+        function = select_function(module, args.entry, args.file)
         name = function.sym_name.data
         if args.inputs:
             inputs = load_inputs(args.inputs, function)
         else:
-            inputs = random_inputs(
-                function, np.random.default_rng(args.seed), args.dim_size
-            )
+            inputs = _random_inputs(function, args.seed, args.dim_size)
         if args.backend == "jit":
             outcome = _run_compiled(module, name, inputs)
         else:
-            try:
-                outcome = run_function(module, name, inputs)
-            except InterpretationError as error:
-                raise ToolError(f"cannot run @{name}: {first_line(error)}") from error
+            outcome = _run_interpreted(module, name, inputs)
         result_types = function.function_type.outputs.data
         print(f"@{name}: {len(outcome.results)} result(s)")
         for index, (value, type_) in enumerate(
@@ -169,13 +292,11 @@ def main(argv: list[str] | None = None) -> int:
         for index, value, type_ in memref_arguments:
             print(f"argument #{index} after the call: {type_}, {describe_array(value)}")
             print(format_values(value))
-        if args.save_dir:
-            directory = Path(args.save_dir)
-            directory.mkdir(parents=True, exist_ok=True)
+        if directory is not None:
             for index, value in enumerate(outcome.results):
-                np.save(directory / f"result{index}.npy", np.asarray(value))
+                save(directory, f"result{index}.npy", value)
             for index, value, _ in memref_arguments:
-                np.save(directory / f"argument{index}.npy", value)
+                save(directory, f"argument{index}.npy", value)
         return 0
 
     return run_tool(TOOL, run)
