@@ -25,14 +25,15 @@ from xdsl.interpreter import (
 from xdsl.utils.exceptions import InterpretationError
 
 from linalg_ext.semantics.arrays import (
+    check_allocation,
     check_fits_type,
     check_sizes,
     contiguous_copy,
     element_xtype,
     fill_dynamic,
     numpy_view,
-    zeros,
 )
+from linalg_ext.semantics.fresh_buffers import fresh_buffer
 from linalg_ext.semantics.memref_ops import allocation_tracker
 
 
@@ -86,11 +87,12 @@ class BufferizationOpFunctions(InterpreterFunctions):
             )
         shape = fill_dynamic(result_type.get_shape(), dynamic_sizes, op.name, "sizes")
         check_sizes(shape, op.name)
-        xtype = element_xtype(
-            result_type.get_element_type(), interpreter.index_bitwidth
-        )
-        # Its elements are undefined; zeros are as good as any.
-        return (zeros(shape, xtype),)
+        element_type = result_type.get_element_type()
+        xtype = element_xtype(element_type, interpreter.index_bitwidth)
+        check_allocation(shape, xtype, op.name)
+        # Its elements are undefined: zeros unless a fill says otherwise
+        # (fresh_buffers), as for tensor.empty.
+        return (fresh_buffer(op, shape, xtype, element_type),)
 
     @impl(bufferization.MaterializeInDestinationOp)
     def run_materialize_in_destination(

@@ -44,6 +44,7 @@ from xdsl.ir import Operation
 from xdsl.utils.exceptions import InterpretationError
 
 from linalg_ext.semantics.arrays import (
+    check_allocation,
     check_fits_type,
     check_groups,
     check_index,
@@ -59,8 +60,8 @@ from linalg_ext.semantics.arrays import (
     reassociation_groups,
     slice_operands,
     strides_of,
-    zeros,
 )
+from linalg_ext.semantics.fresh_buffers import fresh_buffer
 
 
 def _moved(pointer: TypedPtr[Any], elements: int) -> TypedPtr[Any]:
@@ -207,8 +208,11 @@ def _allocate(
     dynamic_sizes = args[: len(op.dynamic_sizes)]
     shape = fill_dynamic(memref_type.get_shape(), dynamic_sizes, op.name, "sizes")
     check_sizes(shape, op.name)
-    xtype = element_xtype(memref_type.get_element_type(), interpreter.index_bitwidth)
-    return (zeros(shape, xtype),)
+    element_type = memref_type.get_element_type()
+    xtype = element_xtype(element_type, interpreter.index_bitwidth)
+    check_allocation(shape, xtype, op.name)
+    # Undefined elements: zeros unless a fill says otherwise (fresh_buffers).
+    return (fresh_buffer(op, shape, xtype, element_type),)
 
 
 @register_impls

@@ -34,6 +34,7 @@ from xdsl.utils.exceptions import InterpretationError
 from linalg_ext.semantics.arrays import (
     array_from_numpy,
     canonical_i1,
+    check_allocation,
     check_fits_type,
     check_groups,
     check_index,
@@ -49,6 +50,7 @@ from linalg_ext.semantics.arrays import (
     slice_operands,
     zeros,
 )
+from linalg_ext.semantics.fresh_buffers import fresh_buffer
 from linalg_ext.shaped import element_type_of
 
 
@@ -119,9 +121,12 @@ class TensorOpFunctions(InterpreterFunctions):
     def run_empty(
         self, interpreter: Interpreter, op: tensor.EmptyOp, args: PythonValues
     ) -> PythonValues:
-        # Its elements are undefined; zeros are as good as any.
+        # Its elements are undefined: zeros unless a fill says otherwise.
         shape = _result_shape(op, op.tensor.type, args)
-        return (zeros(shape, _result_xtype(interpreter, op.tensor.type)),)
+        xtype = _result_xtype(interpreter, op.tensor.type)
+        check_allocation(shape, xtype, op.name)
+        element_type = element_type_of(op.tensor.type)
+        return (fresh_buffer(op, shape, xtype, element_type),)
 
     @impl(tensor.DimOp)
     def run_dim(

@@ -1,6 +1,7 @@
 """`linalg-ext-check`: does a pass pipeline keep the program's meaning?
 
     linalg-ext-check FILE.mlir -p PIPELINE [--entry NAME] [--trials N] [--seed S]
+                     [--dim-size N] [--range ARG=LOW:HIGH ...] [--inputs A.npy ...]
                      [--allow-leaks] [--backend interpreter|jit]
 
 Applies the pipeline (the syntax of `xdsl-opt -p`), then runs every defined
@@ -16,6 +17,21 @@ Leaks: after the pipeline, a call may not leave more `memref.alloc` buffers
 unfreed (and not returned) than it did before (`--allow-leaks` turns this
 off, for pipelines not meant to free). A double free or a use of a freed
 buffer is an error of the run after the pipeline.
+
+Inputs: random (`--trials` sets of them, from `--seed`), as
+`linalg-ext-run` makes them, except that `--range [@FUNC:]ARG=LOW:HIGH`
+bounds one argument (ARG a `%name` of the signature or a position from 0;
+both bounds included, whole numbers for integer and index arguments), and
+that the indices of a `linalg_ext.scatter` that are arguments get valid
+positions by default. Or `--inputs A.npy ...`, one file per argument of
+the function checked (as `linalg-ext-run --inputs` reads them): one trial.
+
+Undefined reads: a function whose results depend on what a fresh
+`tensor.empty`, `memref.alloc` or `memref.alloca` holds before it is written
+is not compared: its verdict is `UNDEFINED reads uninitialised memory of %e
+(tensor.empty at FILE:LINE:COL)` (exit 1: the program is at fault, not the
+pipeline). A function that refuses to run (a failed run-time check) before
+and after the pipeline with the same message agrees.
 
 Backends: before the pipeline, functions always run on the interpreter;
 after it, on the interpreter (`--backend interpreter`, the default) or
@@ -44,7 +60,14 @@ from linalg_ext.checking import (
 )
 from linalg_ext.pipelines import parse_pipeline
 from linalg_ext.running import DEFAULT_DIM_SIZE
-from linalg_ext.tools.common import EXIT_ERROR, ToolError, load_module, run_tool
+from linalg_ext.tools.common import (
+    EXIT_ERROR,
+    OneLineArgumentParser,
+    ToolError,
+    load_module,
+    run_tool,
+)
+from linalg_ext.tools.run import load_inputs, select_function
 
 __all__ = [
     "BACKENDS",
@@ -63,7 +86,7 @@ EXIT_MISMATCH = 2
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = OneLineArgumentParser(
         prog=TOOL,
         description="Check that a pass pipeline keeps the meaning of every function "
         "of an MLIR file, by running it before and after on random inputs.",
@@ -85,6 +108,22 @@ def build_parser() -> argparse.ArgumentParser:
         type=int,
         default=DEFAULT_DIM_SIZE,
         help=f"extent of dynamic dimensions ({DEFAULT_DIM_SIZE})",
+    )
+    parser.add_argument(
+        "--range",
+        dest="ranges",
+        action="append",
+        default=[],
+        metavar="[@FUNC:]ARG=LOW:HIGH",
+        help="random values of one argument in [LOW, HIGH] (ARG: %%name or its "
+        "position from 0; repeatable), e.g. --range %%indices=0:7",
+    )
+    parser.add_argument(
+        "--inputs",
+        nargs="+",
+        metavar="A.npy",
+        help="one .npy file per argument of the function checked, in order "
+        "(instead of random inputs; one trial)",
     )
     parser.add_argument(
         "--allow-leaks",
@@ -110,7 +149,14 @@ def main(argv: list[str] | None = None) -> int:
             raise ToolError("--trials and --dim-size must be at least 1")
         if args.passes is None and args.backend != "jit":
             raise ToolError("give the pipeline to check with -p")
+        if args.inputs and args.ranges:
+            raise ToolError("--range is for random inputs: not with --inputs")
         module = load_module(args.file)
+        inputs = None
+        if args.inputs:
+            function = select_function(module, args.entry, args.file)
+            inputs = load_inputs(args.inputs, function)
+            args.entry = function.sym_name.data
         try:
             report = check_module(
                 module,
@@ -121,6 +167,8 @@ def main(argv: list[str] | None = None) -> int:
                 dim_size=args.dim_size,
                 allow_leaks=args.allow_leaks,
                 backend=args.backend,
+                inputs=inputs,
+                ranges=args.ranges,
             )
         except CheckError as error:
             raise ToolError(str(error)) from error
@@ -128,7 +176,7 @@ def main(argv: list[str] | None = None) -> int:
             raise ToolError(f"{args.file} defines no function to check")
         for verdict in report.verdicts:
             print(verdict.line())
-        if any(v.error is not None for v in report.verdicts):
+        if any(v.error is not None or v.undefined for v in report.verdicts):
             return EXIT_ERROR
         return 0 if report.ok else EXIT_MISMATCH
 

@@ -118,12 +118,22 @@ _CLEAN_REFUSAL = re.compile(
 )
 
 
-def _check(module, pipeline: str, backend: str) -> tuple[str, str]:
-    """(kind, detail) of one pipeline on one module."""
+def _check(
+    module, pipeline: str | list, backend: str, undefined_reads: bool = False
+) -> tuple[str, str]:
+    """(kind, detail) of one pipeline on one module. `undefined_reads` also
+    checks that the program reads no uninitialised memory (once per program
+    is enough: it is a property of the program)."""
     from linalg_ext.checking import CheckError, check_module
 
     try:
-        report = check_module(module, pipeline, trials=1, backend=backend)
+        report = check_module(
+            module,
+            pipeline,
+            trials=1,
+            backend=backend,
+            undefined_reads=undefined_reads,
+        )
     except CheckError as error:
         text = str(error)
         if _CLEAN_REFUSAL.search(text) and "Traceback" not in text:
@@ -137,6 +147,10 @@ def _check(module, pipeline: str, backend: str) -> tuple[str, str]:
     except Exception as error:  # noqa: BLE001 - anything else is our bug
         return "crash", _first_line(error)
     for verdict in report.verdicts:
+        if verdict.undefined:
+            # The generated program itself reads uninitialised memory: the
+            # generator's bug, not the pipeline's.
+            return "crash", "generator: " + verdict.line()
         if verdict.mismatch or verdict.leak:
             return "miscompile", verdict.line()
         if verdict.error:
@@ -228,8 +242,8 @@ def run_program(
     except Exception as error:  # noqa: BLE001 - the generator's bug
         return [Outcome(program.seed, "generator", "crash", _first_line(error))]
     outcomes: list[Outcome] = []
-    for name in pipelines:
-        kind, detail = _check(module, PIPELINES[name], "interpreter")
+    for position, name in enumerate(pipelines):
+        kind, detail = _check(module, PIPELINES[name], "interpreter", position == 0)
         if (
             kind == "ok"
             and MLIR_OPT is not None

@@ -10,13 +10,13 @@
 
 // The source is an argument; the dest is an empty (only sources count).
 // CHECK-LABEL: func.func @argument_source
-func.func @argument_source(%x: tensor<4x8xf32>) -> tensor<6x8xf32> {
+func.func @argument_source(%x: tensor<6x8xf32>) -> tensor<6x8xf32> {
   %e = tensor.empty() : tensor<6x8xf32>
-  %r = tensor.insert_slice %x into %e[1, 0] [4, 8] [1, 1] : tensor<4x8xf32> into tensor<6x8xf32>
+  %r = tensor.insert_slice %x into %e[0, 0] [6, 8] [1, 1] : tensor<6x8xf32> into tensor<6x8xf32>
   return %r : tensor<6x8xf32>
 }
 // CHECK:      %e = tensor.empty() : tensor<6x8xf32>
-// CHECK-NEXT: %r = tensor.insert_slice %x into %e[1, 0] [4, 8] [1, 1]
+// CHECK-NEXT: %r = tensor.insert_slice %x into %e[0, 0] [6, 8] [1, 1]
 
 // A reshape is not an update in place of its operand: the chain stops there.
 // CHECK-LABEL: func.func @through_reshape
