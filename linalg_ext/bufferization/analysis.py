@@ -18,8 +18,13 @@ happens before `w`, or `w` happens before every definition in `D`, or `w` is
 the definition itself, or one of a few structural exceptions holds (the
 two operands of an elementwise op that are the same buffer; an
 `extract_slice`/`insert_slice` pair on the same subset; op-specific rules).
-Happens-before is op dominance, except inside loop bodies, where a later
-iteration's read sees an earlier iteration's write.
+Happens-before is op dominance, except when a loop body holds both the read
+and the write but not the definition: a later iteration's read then sees an
+earlier iteration's write.
+
+Operands that must be in place are decided first; if they already conflict
+(or write a read-only buffer), the input is refused, as upstream does
+(`conflicts.check_consistency`).
 
 After the decisions, *equivalence sets* (values that are the very same
 buffer) are computed from in-place operands whose results are equivalent.
@@ -47,7 +52,11 @@ from xdsl.dialects.builtin import (
 from xdsl.ir import Operation
 
 from linalg_ext.bufferization.analysis_state import AnalysisState, post_order
-from linalg_ext.bufferization.conflicts import would_conflict, would_write_read_only
+from linalg_ext.bufferization.conflicts import (
+    check_consistency,
+    would_conflict,
+    would_write_read_only,
+)
 from linalg_ext.bufferization.interface import (
     BufferizationError,
     BufferRelation,
@@ -82,7 +91,9 @@ def analyze_operand(state: AnalysisState, operand: OpOperand) -> None:
 
 
 def analyze_ops(state: AnalysisState, ops: list[Operation]) -> None:
-    """Decide every tensor operand of `ops`, in the configured order."""
+    """Decide every tensor operand of `ops` (given in program order): first
+    those that must be in place, then, once no conflict among them is
+    found, the others in the configured order."""
     for op in ops:
         model = state.model(op)
         if model is None:
@@ -90,6 +101,12 @@ def analyze_ops(state: AnalysisState, ops: list[Operation]) -> None:
         for operand in tensor_operands(op):
             if model.must_bufferize_in_place(operand, state):
                 state.bufferize_in_place(operand)
+    if not state.options.copy_before_write:
+        # (With copy-before-write there is no analysis to be consistent
+        # with: every write goes to a copy.)
+        check_consistency(state, ops)
+    if state.options.analysis_heuristic == "bottom-up":
+        ops = ops[::-1]
     for op in ops:
         if state.model(op) is None:
             continue
@@ -183,8 +200,6 @@ def analyze_module(module: ModuleOp, options: BufferizationOptions) -> AnalysisS
         roots = list(module.body.block.ops)
     for root in roots:
         ops = [op for op in post_order(root) if has_tensor_semantics(op)]
-        if options.analysis_heuristic == "bottom-up":
-            ops.reverse()
         analyze_ops(state, ops)
         equivalence_analysis(state, root)
         if isinstance(root, func.FuncOp) and options.bufferize_function_boundaries:

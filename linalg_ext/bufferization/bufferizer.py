@@ -32,6 +32,7 @@ from xdsl.dialects.builtin import (
     MemRefType,
     ModuleOp,
     TensorType,
+    UnitAttr,
     i64,
 )
 from xdsl.ir import Attribute, Operation, OpResult, SSAValue
@@ -49,8 +50,8 @@ from linalg_ext.bufferization.interface import (
     tensor_operands,
 )
 from linalg_ext.bufferization.layouts import (
-    cast_compatible,
     fully_dynamic_memref,
+    guaranteed_cast_compatible,
     identity_memref,
 )
 from linalg_ext.bufferization.options import BufferizationOptions
@@ -71,6 +72,9 @@ class Bufferizer:
         provisional assumption may forget the types found meanwhile)."""
         self._current: Operation | None = None
         self.erased: set[Operation] = set()
+        self._input_to_tensors = {
+            op for op in module.walk() if isinstance(op, bufferization.ToTensorOp)
+        }
 
     # ------------------------------------------------------------------ types
 
@@ -162,18 +166,31 @@ class Bufferizer:
 
     def cast(self, buffer: SSAValue, memref_type: MemRefType) -> SSAValue:
         """`buffer` as `memref_type`: itself, a `memref.cast`, or a copy
-        into a new allocation when no cast can express the change."""
+        into a new allocation when no cast can express the change. A cast
+        that would only hold for some buffers (a dynamic stride or offset
+        made static: a strided view is not an identity-layout buffer) is a
+        copy too."""
         if buffer.type == memref_type:
             return buffer
         source = buffer.type
         assert isinstance(source, MemRefType)
-        if cast_compatible(source, memref_type):
+        if guaranteed_cast_compatible(source, memref_type):
             cast = memref.CastOp.get(buffer, memref_type)
             self.insert(cast)
             return cast.results[0]
-        fresh = self.allocate_like(buffer, memref_type)
+        fresh = self.allocate_like(buffer)
         self.copy(buffer, fresh)
-        return self.cast(fresh, memref_type)
+        fresh_type = fresh.type
+        assert isinstance(fresh_type, MemRefType)
+        if fresh_type == memref_type:
+            return fresh
+        if not guaranteed_cast_compatible(fresh_type, memref_type):
+            raise BufferizationError(
+                None, f"cannot make a buffer of type {memref_type} from {source}"
+            )
+        cast = memref.CastOp.get(fresh, memref_type)
+        self.insert(cast)
+        return cast.results[0]
 
     def dynamic_sizes_of(self, buffer: SSAValue) -> list[SSAValue]:
         """`memref.dim` of each dynamic dimension of `buffer`."""
@@ -351,6 +368,26 @@ class Bufferizer:
         for op in list(self.module.walk()):
             if isinstance(op, bufferization.ToTensorOp) and not op.tensor.uses:
                 Rewriter.erase_op(op)
+        if not self.options.bufferize_function_boundaries:
+            self._mark_returned_wrappers_restrict()
+
+    def _mark_returned_wrappers_restrict(self) -> None:
+        """The `to_tensor` wrappers left for `func.return` (function
+        boundaries not bufferized) are `restrict`: nothing else in the
+        function reaches their buffer through a tensor any more (every op but
+        the boundary ones is on memrefs now), so the output may be
+        bufferized again (as the JIT does, at the boundaries), where a
+        `to_tensor` without `restrict` is refused. Wrappers kept for ops
+        left on tensors (allow-unknown-ops) are not: such an op may reach
+        the buffer through another tensor."""
+        for op in self.module.walk():
+            if (
+                isinstance(op, bufferization.ToTensorOp)
+                and op not in self._input_to_tensors
+                and op.restrict is None
+                and all(isinstance(u.operation, func.ReturnOp) for u in op.tensor.uses)
+            ):
+                op.restrict = UnitAttr()
 
 
 # --------------------------------------------------------------- copy insertion

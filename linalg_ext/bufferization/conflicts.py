@@ -8,21 +8,31 @@ two operands of an elementwise op that are the same buffer; an
 `extract_slice`/`insert_slice` pair on the same subset, see `subsets.py`;
 op-specific rules). In place is also refused when it would write a buffer
 that must not be written (a constant, a read-only function argument).
+
+Before any decision, `check_consistency` refuses, in upstream's words, what
+no decision can make correct: operands that must be in place (the
+destination of `materialize_in_destination`) already conflicting or writing
+a read-only buffer, and a used `to_tensor` without `restrict`.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
 
+from xdsl.dialects import bufferization
 from xdsl.dialects.builtin import UnitAttr
-from xdsl.ir import BlockArgument, OpResult, SSAValue
+from xdsl.ir import BlockArgument, Operation, OpResult, SSAValue
 
 from linalg_ext.bufferization.analysis_state import (
     AnalysisState,
     region_of,
     uses_of,
 )
-from linalg_ext.bufferization.interface import OpOperand
+from linalg_ext.bufferization.interface import (
+    BufferizationError,
+    OpOperand,
+    tensor_operands,
+)
 from linalg_ext.bufferization.subsets import (
     destination_operand,
     matches_insert_destination,
@@ -54,19 +64,27 @@ def _alias_reads_and_writes(
     return list(reads), list(writes)
 
 
-def would_conflict(state: AnalysisState, operand: OpOperand) -> bool:
+def would_conflict(
+    state: AnalysisState, operand: OpOperand, *, consistency_only: bool = False
+) -> bool:
     """Whether deciding `operand` in place creates a read-after-write
-    conflict among the aliases it would join."""
+    conflict among the aliases it would join. With `consistency_only`,
+    whether the decisions already made have one (the operand's own write
+    counts only if it is already in place)."""
     values = [operand.value] + [a.value for a in state.aliasing_values(operand)]
     reads, writes = _alias_reads_and_writes(state, values)
-    if state.writes(operand) and operand not in writes:
+    if not consistency_only and state.writes(operand) and operand not in writes:
         writes.append(operand)
     return _has_read_after_write(state, reads, writes)
 
 
-def would_write_read_only(state: AnalysisState, operand: OpOperand) -> bool:
-    """Whether in place would write a buffer that must not be written."""
-    found_write = state.writes(operand)
+def would_write_read_only(
+    state: AnalysisState, operand: OpOperand, *, consistency_only: bool = False
+) -> bool:
+    """Whether in place would write a buffer that must not be written. With
+    `consistency_only`, whether the decisions already made do (the
+    operand's own write counts only if it is already in place)."""
+    found_write = not consistency_only and state.writes(operand)
     values = [operand.value] + [a.value for a in state.aliasing_values(operand)]
     if not found_write:
         found_write = any(
@@ -105,13 +123,9 @@ def _has_read_after_write(
         if not definitions:
             continue
         reader = read.op
-        read_region = state.repetitive_region(reader)
         for write in writes:
             writer = write.op
-            dominance_ok = all(
-                state.repetitive_region(d) is read_region for d in definitions
-            )
-            if dominance_ok:
+            if _can_use_dominance(state, reader, writer, definitions):
                 if state.happens_before(reader, writer):
                     continue
                 if read == write:
@@ -160,6 +174,42 @@ def _has_read_after_write(
                     _annotate_conflict(state, read, write, definition)
                 return True
     return False
+
+
+def _can_use_dominance(
+    state: AnalysisState,
+    reader: Operation,
+    writer: Operation,
+    definitions: list[SSAValue],
+) -> bool:
+    """Whether program order (dominance) may rule the write out for the
+    read: not when a loop body that holds the read but not the value's
+    definition also holds the write, since a later iteration's read then
+    sees an earlier iteration's write (definition, (read, write)*). A loop
+    around the read alone (definition, write, read*) or around the write
+    alone (definition, write*, read) does not matter."""
+    for definition in definitions:
+        definition_region = state.repetitive_region(definition)
+        region = state.repetitive_region(reader)
+        if region is definition_region:
+            continue
+        # The outermost loop body around the read that is not the
+        # definition's own.
+        while region is not None:
+            parent = region.parent_op()
+            assert parent is not None
+            outer = state.repetitive_region(parent)
+            if outer is definition_region:
+                break
+            region = outer
+        if region is None:
+            # The definition's loop does not enclose the read: be careful.
+            return False
+        parent = region.parent_op()
+        assert parent is not None
+        if parent.is_ancestor(writer):
+            return False
+    return True
 
 
 def _equivalent_in_chain(
@@ -216,3 +266,51 @@ def _annotate_conflict(
         parent = definition.block.parent_op()
         if parent is not None:
             parent.attributes[f"{name}[DEF: bbArg {definition.index}]"] = UnitAttr()
+
+
+RAW_CONFLICT = "not bufferizable under the given constraints: cannot avoid RaW conflict"
+"""Upstream's words for an operand that must bufferize in place (the
+destination of `materialize_in_destination`) where a later read still needs
+the destination's old contents."""
+
+READ_ONLY_WRITE = (
+    "not bufferizable under the given constraints: would write to read-only buffer"
+)
+"""Upstream's words for an operand that must bufferize in place into a
+buffer that must not be written (a constant, a function argument when
+function boundaries are not bufferized, a `to_tensor` not `writable`)."""
+
+NON_RESTRICT_TO_TENSOR = (
+    "to_tensor ops without `restrict` are not supported by One-Shot Analysis"
+)
+"""Upstream's words for a used `to_tensor` without `restrict`: its tensor
+may alias any other, which the analysis cannot see."""
+
+
+def check_consistency(state: AnalysisState, ops: Iterable[Operation]) -> None:
+    """Refuse, as upstream does before deciding anything, what no decision
+    can make correct: the operands that must bufferize in place (already
+    marked) creating a read-after-write conflict or writing a read-only
+    buffer, and a used `to_tensor` without `restrict`."""
+    ops = list(ops)
+    for op in ops:
+        if (
+            isinstance(op, bufferization.ToTensorOp)
+            and op.restrict is None
+            and op.tensor.uses
+            and state.model(op) is not None
+        ):
+            raise BufferizationError(op, NON_RESTRICT_TO_TENSOR)
+    if not state.in_place:
+        # Nothing is in place yet: nothing is written, nothing conflicts.
+        return
+    for op in ops:
+        if state.model(op) is None:
+            continue
+        for operand in tensor_operands(op):
+            if would_conflict(state, operand, consistency_only=True):
+                raise BufferizationError(op, RAW_CONFLICT)
+            if state.is_in_place(operand) and would_write_read_only(
+                state, operand, consistency_only=True
+            ):
+                raise BufferizationError(op, READ_ONLY_WRITE)

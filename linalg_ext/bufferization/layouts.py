@@ -96,6 +96,8 @@ def subview_type(
     DYNAMIC_INDEX), keeping the dimensions `kept_dims`."""
     strides, offset = strides_and_offset(source)
     for stride, start in zip(strides, offsets, strict=True):
+        if start == 0:
+            continue  # adds nothing, whatever the stride
         if offset is None or stride is None or start == DYNAMIC_INDEX:
             offset = None
             break
@@ -181,11 +183,30 @@ def cast_compatible(source: MemRefType, target: MemRefType) -> bool:
     for a, b in zip(source_shape, target_shape, strict=True):
         if a != b and DYNAMIC_INDEX not in (a, b):
             return False
-    source_strides, source_offset = strides_and_offset(source)
-    target_strides, target_offset = strides_and_offset(target)
-    for a, b in zip(
-        [*source_strides, source_offset], [*target_strides, target_offset], strict=True
-    ):
+    for a, b in zip(_layout_facts(source), _layout_facts(target), strict=True):
         if a is not None and b is not None and a != b:
             return False
     return True
+
+
+def _layout_facts(memref_type: MemRefType) -> list[int | None]:
+    """The strides and then the offset of `memref_type`, `None` where
+    dynamic."""
+    strides, offset = strides_and_offset(memref_type)
+    return [*strides, offset]
+
+
+def guaranteed_cast_compatible(source: MemRefType, target: MemRefType) -> bool:
+    """Whether a `memref.cast` from `source` to `target` holds whatever
+    buffer of type `source` it is given: `cast_compatible`, and no dynamic
+    stride or offset of `source` becomes a static one (upstream's
+    `castOrReallocMemRefValue` asks the same). Between identity layouts the
+    strides follow from the shape, which the cast itself states."""
+    if not cast_compatible(source, target):
+        return False
+    if is_identity(source) and is_identity(target):
+        return True
+    return not any(
+        a is None and b is not None
+        for a, b in zip(_layout_facts(source), _layout_facts(target), strict=True)
+    )

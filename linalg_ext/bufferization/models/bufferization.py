@@ -101,16 +101,28 @@ class MaterializeInDestinationOpModel(BufferizableOpModel):
         self, operand: OpOperand, state: AnalysisQueries
     ) -> bool:
         # Materializing into a copy of the destination would be pointless.
-        return operand.index == 1
+        # With copy-before-write (no analysis), every write goes to a copy,
+        # this one too, as upstream has it.
+        return operand.index == 1 and not state.options.copy_before_write
 
     def bufferize(self, op: Operation, bufferizer: BufferizerServices) -> None:
         assert isinstance(op, bufferization.MaterializeInDestinationOp)
         destination = bufferizer.buffer(op.dest)
         source = bufferizer.buffer(op.source)
         if source is not destination:
-            destination_type = destination.type
+            source_type, destination_type = source.type, destination.type
+            assert isinstance(source_type, MemRefType)
             assert isinstance(destination_type, MemRefType)
-            bufferizer.copy(bufferizer.cast(source, destination_type), destination)
+            # memref.copy copies between layouts: only the shapes must be
+            # made the same (the source keeps its layout, which may be a
+            # strided view's).
+            shaped = MemRefType(
+                source_type.get_element_type(),
+                destination_type.get_shape(),
+                source_type.layout,
+                source_type.memory_space,
+            )
+            bufferizer.copy(bufferizer.cast(source, shaped), destination)
         bufferizer.replace_op(op, [destination] if op.results else [])
 
 

@@ -3,12 +3,20 @@
 `empty` allocates; `extract_slice`, `cast`, `expand_shape` and
 `collapse_shape` are views of their source's buffer; `insert` and
 `insert_slice` write into their destination's buffer; `extract` and `dim`
-only read."""
+only read.
+
+The loads, stores, subviews and expansions made from `extract`, `insert`,
+`extract_slice`, `insert_slice` and `expand_shape` (the last three where
+checked at run time: something dynamic) carry the discardable attribute
+`rtcheck.origin` naming their tensor op: `insert-runtime-checks` then
+reports a bounds violation under that name, with the text the interpreter
+gives for the tensor op (e.g. "tensor.extract: index [5] is out of bounds
+of shape [3]" rather than "memref.load: ...")."""
 
 from __future__ import annotations
 
 from xdsl.dialects import memref, tensor
-from xdsl.dialects.builtin import MemRefType, TensorType
+from xdsl.dialects.builtin import DYNAMIC_INDEX, MemRefType, StringAttr, TensorType
 from xdsl.ir import Operation, OpResult, SSAValue
 
 from linalg_ext.bufferization.interface import (
@@ -29,6 +37,17 @@ from linalg_ext.bufferization.layouts import (
 )
 from linalg_ext.compat.forall_ops import ParallelInsertSliceOp
 from linalg_ext.semantics.arrays import kept_slice_dims, reassociation_groups
+
+RTCHECK_ORIGIN = "rtcheck.origin"
+"""The discardable attribute naming the tensor op a load, store or subview
+was made from; `insert-runtime-checks` (its `ORIGIN`) reads it for the name
+its bounds-check messages give."""
+
+
+def mark_origin(access: Operation, origin: Operation) -> Operation:
+    """Mark `access` (a load, store or subview) as made from `origin`."""
+    access.attributes[RTCHECK_ORIGIN] = StringAttr(origin.name)
+    return access
 
 
 class EmptyOpModel(BufferizableOpModel):
@@ -72,7 +91,7 @@ class ExtractOpModel(ReadOnlyModel):
     def bufferize(self, op: Operation, bufferizer: BufferizerServices) -> None:
         assert isinstance(op, tensor.ExtractOp)
         load = memref.LoadOp.get(bufferizer.buffer(op.tensor), list(op.indices))
-        bufferizer.insert(load)
+        bufferizer.insert(mark_origin(load, op))
         bufferizer.replace_op(op, [load.res])
 
 
@@ -137,6 +156,12 @@ class ExpandShapeOpModel(ViewModel):
                 "static_output_shape": op.static_output_shape,
             },
         )
+        if (
+            op.dynamic_output_shape
+            or DYNAMIC_INDEX in tensor_type_of(op.src).get_shape()
+        ):
+            # Checked at run time (the sizes must make up the source's).
+            mark_origin(expand, op)
         bufferizer.insert(expand)
         bufferizer.replace_op(op, [expand.results[0]])
 
@@ -218,6 +243,13 @@ def make_subview(
         op.static_strides,
         slice_buffer_type(source_type, op, slice_type),
     )
+    checked = (
+        op.offsets or op.sizes or op.strides or DYNAMIC_INDEX in source_type.get_shape()
+    )
+    if checked and isinstance(op, tensor.ExtractSliceOp | tensor.InsertSliceOp):
+        # Checked at run time: the interpreter's message names the tensor op.
+        # (parallel_insert_slice's message has another form.)
+        mark_origin(subview, op)
     bufferizer.insert(subview)
     return subview.result
 
@@ -317,7 +349,8 @@ class InsertOpModel(WritesDestinationModel):
     def bufferize(self, op: Operation, bufferizer: BufferizerServices) -> None:
         assert isinstance(op, tensor.InsertOp)
         destination = bufferizer.buffer(op.dest)
-        bufferizer.insert(memref.StoreOp.get(op.scalar, destination, list(op.indices)))
+        store = memref.StoreOp.get(op.scalar, destination, list(op.indices))
+        bufferizer.insert(mark_origin(store, op))
         bufferizer.replace_op(op, [destination])
 
 

@@ -71,7 +71,7 @@ func.func @constant_inserted(%v: i32) -> (tensor<3xi32>, tensor<3xi32>) {
 // CHECK-NEXT:    %i = arith.constant 1 : index
 // CHECK-NEXT:    %[[U:.*]] = memref.alloc() {alignment = 64 : i64} : memref<3xi32>
 // CHECK-NEXT:    memref.copy{{.*}}%[[C]], %[[U]]
-// CHECK-NEXT:    memref.store %v, %[[U]][%i] : memref<3xi32>
+// CHECK-NEXT:    memref.store %v, %[[U]][%i] {rtcheck.origin = "tensor.insert"} : memref<3xi32>
 // CHECK-NEXT:    func.return %[[U]], %[[C]] : memref<3xi32>, memref<3xi32>
 // ANALYSIS-LABEL: func.func @constant_inserted(
 // ANALYSIS:       tensor.insert %v into %c[%i] {__inplace_operands_attr__ = ["none", "false", "none"]}

@@ -34,7 +34,7 @@ func.func @twice(%a: tensor<8xf32>) -> tensor<8xf32> {
 // TENSOR-ARGS-LABEL: func.func @twice(%a: tensor<8xf32>) -> tensor<8xf32>
 // TENSOR-ARGS:         %0 = memref.alloc() {alignment = 64 : i64} : memref<8xf32>
 // TENSOR-ARGS-NEXT:    %1 = bufferization.to_buffer %a : tensor<8xf32> to memref<8xf32, strided<[?], offset: ?>>
-// TENSOR-ARGS:         %m = bufferization.to_tensor %0 : memref<8xf32> to tensor<8xf32>
+// TENSOR-ARGS:         %m = bufferization.to_tensor %0 restrict : memref<8xf32> to tensor<8xf32>
 // TENSOR-ARGS-NEXT:    func.return %m : tensor<8xf32>
 
 // DYNAMIC-LABEL: func.func @twice(%a: memref<8xf32, strided<[?], offset: ?>>) -> memref<8xf32, strided<[?], offset: ?>>

@@ -73,7 +73,7 @@ func.func @read_after_branch_write(%c: i1, %a: tensor<4xf32>, %v: f32) -> (tenso
 // CHECK:         %0 = scf.if %c -> (memref<4xf32, strided<[?], offset: ?>>) {
 // CHECK-NEXT:      %1 = memref.alloc() {alignment = 64 : i64} : memref<4xf32>
 // CHECK-NEXT:      "memref.copy"(%a, %1)
-// CHECK-NEXT:      memref.store %v, %1[%c0] : memref<4xf32>
+// CHECK-NEXT:      memref.store %v, %1[%c0] {rtcheck.origin = "tensor.insert"} : memref<4xf32>
 // CHECK-NEXT:      %2 = "memref.cast"(%1)
 // CHECK-NEXT:      scf.yield %2
 // CHECK-NEXT:    } else {

@@ -189,8 +189,8 @@ func.func @from_elements_inserted(%a: i32, %b: i32) -> (tensor<2xi32>, tensor<2x
 // CHECK-NEXT:    %c0 = arith.constant 0 : index
 // CHECK-NEXT:    %[[U:.*]] = memref.alloc() {alignment = 64 : i64} : memref<2xi32>
 // CHECK-NEXT:    memref.copy{{.*}}%[[T]], %[[U]]
-// CHECK-NEXT:    memref.store %b, %[[U]][%c0] : memref<2xi32>
-// CHECK-NEXT:    %x = memref.load %[[T]][%c0] : memref<2xi32>
+// CHECK-NEXT:    memref.store %b, %[[U]][%c0] {rtcheck.origin = "tensor.insert"} : memref<2xi32>
+// CHECK-NEXT:    %x = memref.load %[[T]][%c0] {rtcheck.origin = "tensor.extract"} : memref<2xi32>
 // CHECK-NEXT:    func.return %[[U]], %[[T]], %x : memref<2xi32>, memref<2xi32>, i32
 // ANALYSIS-LABEL: func.func @from_elements_inserted(
 // ANALYSIS:       tensor.insert %b into %t[%c0] {__inplace_operands_attr__ = ["none", "false", "none"]}

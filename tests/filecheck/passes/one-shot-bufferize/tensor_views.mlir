@@ -61,7 +61,7 @@ func.func @strided_collapse(%t: tensor<8x8xf32>) -> tensor<16xf32> {
 // CHECK-NEXT:    "memref.copy"(%t, %2)
 // CHECK-NEXT:    %3 = memref.collapse_shape %2 {{.*}} : memref<?x4xf32> into memref<?xf32>
 // CHECK-NEXT:    %d = memref.dim %t, %c0
-// CHECK-NEXT:    %4 = memref.expand_shape %3 {{.*}} output_shape [%d, 4] : memref<?xf32> into memref<?x4xf32>
+// CHECK-NEXT:    %4 = memref.expand_shape %3 {{.*}} output_shape [%d, 4] {rtcheck.origin = "tensor.expand_shape"} : memref<?xf32> into memref<?x4xf32>
 // CHECK-NEXT:    %5 = "memref.cast"(%4) : (memref<?x4xf32>) -> memref<?x?xf32>
 // CHECK-NEXT:    %6 = memref.collapse_shape %5 {{.*}} : memref<?x?xf32> into memref<?xf32>
 // CHECK-NEXT:    func.return %6, %d
