@@ -5,12 +5,15 @@
     linalg.add ins(%t, %y : ...) outs(%out : memref<4xf32>)
 
 gets `memref.dealloc %t` right after the `linalg.add`, the last use of `%t`
-or of a view of it. Upstream MLIR's pipeline of that name inserts
-`bufferization.dealloc` ops whose conditions are computed at run time and
-lowers them to `memref.dealloc` under `scf.if`s; this pass proves ownership
-at compile time instead and frees unconditionally, or does not free at all
-(a leak, never a double free; `report` says why). docs/passes/
-buffer-deallocation-pipeline.md has the rules.
+or of a view of it. Where ownership is proven at compile time the free is
+unconditional; where it is known only at run time (an `scf.if` yielding a
+new buffer from one branch and an argument from the other, a loop whose
+iter_arg is sometimes replaced, an `arith.select` of buffers yielded out of
+a branch), the merge carries an i1 ownership flag, as upstream's
+ownership-based deallocation does, and the buffer is freed under it. What
+cannot be decided is not freed (a leak, never a double free; `report` says
+why). An op of unknown memory effects is refused, as upstream does.
+docs/passes/buffer-deallocation-pipeline.md has the rules.
 
 The analysis (which value may be which buffer, who owns it, where its last use
 is, what each function's callers may assume) is the library package
@@ -26,11 +29,19 @@ from dataclasses import dataclass
 from xdsl.context import Context
 from xdsl.dialects import func, memref
 from xdsl.dialects.builtin import ModuleOp
-from xdsl.ir import Block, Operation
 from xdsl.passes import ModulePass
-from xdsl.rewriter import InsertPoint, Rewriter
 
-from linalg_ext.deallocation import FunctionAnalysis, Plan, Source, Summaries
+from linalg_ext.deallocation import (
+    UNKNOWN_EFFECTS,
+    DeallocationRewriter,
+    FunctionAnalysis,
+    Plan,
+    Source,
+    Summaries,
+    has_unknown_effects,
+    op_name,
+)
+from linalg_ext.diagnostics import OpPassFailed
 
 PASS = "buffer-deallocation-pipeline"
 
@@ -56,10 +67,16 @@ class BufferDeallocationPass(ModulePass):
     """Print one line per buffer left unfreed, with the reason, to stderr."""
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        summaries = Summaries(op)
         functions = [
             f for f in op.walk() if isinstance(f, func.FuncOp) and not f.is_declaration
         ]
+        for function in functions:
+            for inner in function.body.walk():
+                if has_unknown_effects(inner):
+                    raise OpPassFailed(
+                        f"{PASS}: '{op_name(inner)}': {UNKNOWN_EFFECTS}", inner
+                    )
+        summaries = Summaries(op)
         # Decide everything on the program as it is, then insert.
         plans: list[tuple[str, FunctionAnalysis | None, Plan]] = []
         for function in functions:
@@ -67,7 +84,8 @@ class BufferDeallocationPass(ModulePass):
             analysis = summaries.analysis(function)
             plans.append((name, analysis, analysis.plan() if analysis else ({}, {})))
         for name, analysis, (where, refused) in plans:
-            self._insert(where)
+            if analysis is not None:
+                DeallocationRewriter(analysis).apply(where)
             if not self.report:
                 continue
             if analysis is None:
@@ -88,17 +106,3 @@ class BufferDeallocationPass(ModulePass):
     @staticmethod
     def _print(function: str, message: str) -> None:
         print(f"{PASS}: @{function}: {message}", file=sys.stderr)
-
-    @staticmethod
-    def _insert(where: dict[Source, Operation | Block]) -> None:
-        grouped: dict[Operation | Block, list[Source]] = {}
-        for source, anchor in where.items():
-            grouped.setdefault(anchor, []).append(source)
-        for anchor, sources in grouped.items():
-            deallocs = [memref.DeallocOp.get(s.value) for s in sources]
-            point = (
-                InsertPoint.at_start(anchor)
-                if isinstance(anchor, Block)
-                else InsertPoint.after(anchor)
-            )
-            Rewriter.insert_op(deallocs, point)

@@ -1,9 +1,10 @@
 """Deallocation analysis: which buffers a function owns, and where to free them.
 
 The library half of `buffer-deallocation-pipeline` (passes/buffer_deallocation.py):
-it proves ownership at compile time, so the pass frees unconditionally or not
-at all (a leak, never a double free). docs/passes/buffer-deallocation-pipeline.md
-has the rules.
+it proves ownership at compile time where it can (an unconditional free), and
+gives the merges where it is known only at run time an i1 ownership flag (a
+free under the flag); what neither decides is not freed (a leak, never a
+double free). docs/passes/buffer-deallocation-pipeline.md has the rules.
 
 How it works, per function:
 
@@ -16,7 +17,11 @@ How it works, per function:
    the loop body or the branch, an owned initial value not used after the
    loop), becomes a source of its own: the loop body owns its iter_arg, the
    enclosing block owns the result. Merges are first all assumed to qualify,
-   then the ones that do not are dropped, until none is.
+   then the ones that do not are dropped, until none is. A dropped merge
+   into which a buffer the branch or body owns may flow gets a flag: it takes
+   over those buffers when the value is one of them (compared by address
+   where not certain), and is a source of its own, owned when its flag says.
+   A returned result that may or may not be owned is returned, or a copy.
 3. Each owned source (a `memref.alloc`, an owned call result, an accepted
    merge) is freed in its block after the last op that uses it or a value
    aliasing it, unless ownership moved (returned, handed to a merge); if an
@@ -27,26 +32,38 @@ allocation returned once and whole), which may be arguments (and which are
 all of one), and which arguments the callee may free. Everything is decided
 on the program as it is before any `memref.dealloc` is inserted.
 
-The modules: `buffers` (sources and merge points), `summary` (what callers
-know of a function), `function_analysis` (steps 1 to 3 for one function) and
-`summaries` (every function of a module, on demand).
+The modules: `buffers` (sources and merge points), `values` (which values
+one may be all of), `summary` (what callers know of a function),
+`function_analysis` (steps 1 to 3 for one function), `summaries` (every
+function of a module, on demand), `effects` (ops of unknown memory effects,
+which the pass refuses) and `rewrite` (inserting the frees and the flags).
 """
 
 from linalg_ext.deallocation.buffers import (
     Decision,
+    Incoming,
     Kind,
     Merge,
     NotOwned,
     Plan,
     Source,
 )
+from linalg_ext.deallocation.effects import (
+    UNKNOWN_EFFECTS,
+    has_unknown_effects,
+    op_name,
+)
 from linalg_ext.deallocation.function_analysis import FunctionAnalysis
+from linalg_ext.deallocation.rewrite import DeallocationRewriter
 from linalg_ext.deallocation.summaries import Summaries
 from linalg_ext.deallocation.summary import Summary
 
 __all__ = [
+    "UNKNOWN_EFFECTS",
+    "DeallocationRewriter",
     "Decision",
     "FunctionAnalysis",
+    "Incoming",
     "Kind",
     "Merge",
     "NotOwned",
@@ -54,4 +71,6 @@ __all__ = [
     "Source",
     "Summaries",
     "Summary",
+    "has_unknown_effects",
+    "op_name",
 ]

@@ -81,6 +81,9 @@ class Source:
 
     kind: Kind
     value: SSAValue
+    flag: Merge | None = None
+    """For the iter_arg or result of a merge whose ownership is known only at
+    run time: that merge, whose i1 flag says whether the buffer is owned."""
 
     @property
     def owned(self) -> bool:
@@ -121,6 +124,24 @@ class Merge:
     def describe(self) -> str:
         what = "iter_arg" if isinstance(self.op, scf.ForOp) else "result"
         return f"{what} #{self.index} of {self.op.name}"
+
+
+@dataclass
+class Incoming:
+    """What flows into a flagged merge from one place: the initial value of
+    an scf.for (`anchor` is the loop), or what a branch or the loop body
+    yields (`anchor` is the scf.yield). `taken` are the buffers `block` owns
+    whose ownership the merge takes over when `value` is one of them (decided
+    at run time by comparing addresses); `refused`, those it cannot take
+    (they are not freed)."""
+
+    value: SSAValue
+    block: Block
+    anchor: Operation
+    taken: list[Source]
+    refused: dict[Source, str]
+    whole: list[Source]
+    """The taken buffers `value` is certainly all of (no run-time check)."""
 
 
 Plan = tuple[dict[Source, Operation | Block], dict[Source, str]]

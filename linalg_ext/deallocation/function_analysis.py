@@ -16,8 +16,8 @@ from xdsl.ir import Block, BlockArgument, Operation, OpResult, SSAValue, Use
 from linalg_ext.deallocation.buffers import (
     CHOICE_OPS,
     VIEW_OPS,
-    WHOLE_VIEW_OPS,
     Decision,
+    Incoming,
     Kind,
     Merge,
     NotOwned,
@@ -27,6 +27,12 @@ from linalg_ext.deallocation.buffers import (
     tracked,
 )
 from linalg_ext.deallocation.summary import CallSummaries, Summary
+from linalg_ext.deallocation.values import (
+    choices,
+    copyable,
+    is_copy_choice,
+    whole_source,
+)
 from linalg_ext.transforms.ordering import ancestor_in
 
 
@@ -46,24 +52,157 @@ class FunctionAnalysis:
         self.accepted: dict[Merge, tuple[Source, ...]] = {}
         """Accepted merges, with the sources whose ownership they take over."""
         self.rejected: dict[Merge, str] = {}
+        """Merges that take nothing over, with why not statically."""
+        self.incoming: dict[Merge, list[Incoming]] = {}
+        """Flagged merges (ownership known at run time), with what flows in."""
         self._ops = list(function.walk())
-        candidates = list(self._merges())
+        self._positions: dict[SSAValue, int] = {}
+        """Every value of the function, numbered in order of definition."""
+        for op in self._ops:
+            for region in op.regions:
+                for block in region.blocks:
+                    for argument in block.args:
+                        self._positions[argument] = len(self._positions)
+            for result in op.results:
+                self._positions[result] = len(self._positions)
+        self._flagged: set[Merge] = set()
+        self._handover_refused: dict[Source, str] = {}
+        """Buffers flagged merges cannot take over, with why (not freed)."""
+        self._taken: set[Source] = set()
+        self.returns: dict[int, Incoming] = {}
+        """Results returned as they are or copied, by a run-time check."""
+        """Buffers flagged merges take over when they are what flows in."""
+        self._initial_kept: set[Merge] = set()
+        """Flagged loops that do not take over their initial buffer."""
+        statics = list(self._merges())
+        flagged: list[Merge] = []
         # Assume every merge owns what flows in, drop those that do not,
-        # until the rest all do (dropping one can only make others fail).
+        # until the rest all do (dropping one can only make others fail);
+        # a dropped merge gets a run-time ownership flag instead if anything
+        # flowing into it may be a buffer to take over.
         while True:
-            self._compute_sources(candidates)
+            self._flagged = set(flagged)
+            self._compute_sources(statics + flagged)
             accepted: dict[Merge, tuple[Source, ...]] = {}
             rejected: dict[Merge, str] = {}
-            for merge in candidates:
+            for merge in statics:
                 try:
                     accepted[merge] = self._check_merge(merge)
                 except NotOwned as reason:
                     rejected[merge] = str(reason)
             self.rejected.update(rejected)
-            if not rejected:
+            if rejected:
+                # Settle the static merges first: flags are decided on them.
+                statics = [m for m in statics if m not in rejected]
+                flagged += list(rejected)
+                continue
+            changed = False
+            for merge in flagged:
+                if (
+                    isinstance(merge.op, scf.ForOp)
+                    and merge not in self._initial_kept
+                    and self._initial_problem(merge)
+                ):
+                    self._initial_kept.add(merge)
+                    changed = True
+            self._set_incoming(flagged)
+            # A flag is worth it only if the merge's own buffer gets freed
+            # (or taken over by an enclosing merge); a returned one is not.
+            # One at a time, outermost first: dropping it may change what
+            # the merges inside it can hand over.
+            dropped = next(
+                (
+                    m
+                    for m in sorted(flagged, key=self._merge_order)
+                    if not self._flaggable(m) or self._own_refused(m)
+                ),
+                None,
+            )
+            if dropped is None and not changed:
                 self.accepted = accepted
                 break
-            candidates = [m for m in candidates if m not in rejected]
+            flagged = [m for m in flagged if m is not dropped]
+        for merge in flagged:
+            del self.rejected[merge]
+
+    def _merge_order(self, merge: Merge) -> tuple[int, int]:
+        return (self._positions[merge.op.results[0]], merge.index)
+
+    def _set_incoming(self, flagged: list[Merge]) -> None:
+        """What flows into each flagged merge, which buffers they take over
+        and which they cannot."""
+        self.incoming = {merge: self._incoming(merge) for merge in flagged}
+        self.returns = self._returns()
+        places = [p for incoming in self.incoming.values() for p in incoming]
+        places += self.returns.values()
+        self._handover_refused = {
+            source: reason
+            for place in places
+            for source, reason in place.refused.items()
+        }
+        self._taken = {source for place in places for source in place.taken}
+
+    def _returns(self) -> dict[int, Incoming]:
+        """The results that may or may not be a buffer the function owns
+        (known at run time): each is returned as it is when it is one (the
+        caller's now), else as a copy, as upstream does, so that the caller
+        owns every such result."""
+        entry = self.function.body.block
+        terminator = entry.last_op
+        places: dict[int, Incoming] = {}
+        if not isinstance(terminator, func.ReturnOp):
+            return places
+        for index, value in enumerate(terminator.operands):
+            if not copyable(value.type):
+                continue
+            sources = self.sources.get(value, frozenset[Source]())
+            owned = [s for s in sources if s.owned and s.block is entry]
+            if (
+                not owned
+                or self._returned_static(value, sources, terminator)
+                or is_copy_choice(value)
+            ):
+                continue
+            taken: list[Source] = []
+            refused: dict[Source, str] = {}
+            for source in sorted(owned, key=self._order):
+                try:
+                    self._check_taken(source, value, terminator, index)
+                    taken.append(source)
+                except NotOwned as reason:
+                    refused[source] = f"it is returned (result #{index}) and {reason}"
+            if taken:
+                whole = [s for s in taken if self._whole_source(value) is s.value]
+                places[index] = Incoming(
+                    value, entry, terminator, taken, refused, whole
+                )
+        return places
+
+    def _returned_static(
+        self, value: SSAValue, sources: frozenset[Source], terminator: Operation
+    ) -> bool:
+        """Whether `value` is certainly all of one buffer the function owns,
+        returned once: the caller's without a check."""
+        if len(sources) != 1:
+            return False
+        (source,) = sources
+        return (
+            source.flag is None
+            and self._whole_view_of(value, source.value)
+            and sum(source in self.sources.get(v, ()) for v in terminator.operands) == 1
+        )
+
+    def _own_refused(self, merge: Merge) -> bool:
+        """Whether a buffer the flagged merge owns could not be freed."""
+        for value in self._merge_values(merge):
+            source = self.own.get(value)
+            if source is None or source in self._taken:
+                continue
+            try:
+                self.decide(source)
+            except NotOwned:
+                return True
+        return False
 
     # ------------------------------------------------------------------
     # Sources
@@ -79,8 +218,8 @@ class FunctionAnalysis:
                     if is_memref(value):
                         yield Merge(op, index)
 
-    def _set_own(self, kind: Kind, value: SSAValue) -> None:
-        source = Source(kind, value)
+    def _set_own(self, kind: Kind, value: SSAValue, flag: Merge | None = None) -> None:
+        source = Source(kind, value, flag)
         self.own[value] = source
         self.sources[value] = frozenset({source})
 
@@ -101,14 +240,21 @@ class FunctionAnalysis:
                 for index in self.summaries.of_call(op).owned_results:
                     if index < len(op.res):
                         self._set_own(Kind.CALL, op.res[index])
+        flagged_values: set[SSAValue] = set()
         for merge in merges:
             op, index = merge.op, merge.index
+            flag = merge if merge in self._flagged else None
             if isinstance(op, scf.ForOp):
-                self._set_own(Kind.LOOP_ARG, op.body.block.args[index + 1])
-                self._set_own(Kind.LOOP_RESULT, op.res[index])
+                values = (op.body.block.args[index + 1], op.res[index])
+                self._set_own(Kind.LOOP_ARG, values[0], flag)
+                self._set_own(Kind.LOOP_RESULT, values[1], flag)
             else:
-                self._set_own(Kind.IF_RESULT, op.output[index])
-        fixed = set(self.sources)
+                values = (op.output[index],)
+                self._set_own(Kind.IF_RESULT, values[0], flag)
+            if flag is not None:
+                # Its own buffer, and what flows in but is not taken over.
+                flagged_values.update(values)
+        fixed = set(self.sources) - flagged_values
         changed = True
         while changed:
             changed = False
@@ -148,28 +294,43 @@ class FunctionAnalysis:
                     yield result, self._of(v for v in op.operands if tracked(v))
             return
         if isinstance(op, scf.ForOp):
-            terminator = op.body.block.last_op
+            body = op.body.block
+            terminator = body.last_op
             assert terminator is not None
             for index, (init, result) in enumerate(
                 zip(op.iter_args, op.res, strict=True)
             ):
-                if tracked(result):
-                    sources = self._of((init, terminator.operands[index]))
-                    yield op.body.block.args[index + 1], sources
-                    yield result, sources
+                if not tracked(result):
+                    continue
+                merge = Merge(op, index)
+                yielded = terminator.operands[index]
+                if merge in self._flagged:
+                    initial = self._of((init,))
+                    if merge not in self._initial_kept:
+                        initial -= {self._initial_source(merge)}
+                    sources = initial | self._not_taken(yielded, body)
+                else:
+                    sources = self._of((init, yielded))
+                yield body.args[index + 1], sources
+                yield result, sources
             return
         if isinstance(op, scf.IfOp):
             for index, result in enumerate(op.output):
-                if tracked(result):
-                    yield (
-                        result,
-                        self._of(
-                            block.last_op.operands[index]
-                            for region in op.regions
-                            for block in region.blocks
-                            if block.last_op is not None
-                        ),
+                if not tracked(result):
+                    continue
+                yields = [
+                    (block, terminator.operands[index])
+                    for region in op.regions
+                    for block in region.blocks
+                    if (terminator := block.last_op) is not None
+                ]
+                if Merge(op, index) in self._flagged:
+                    sources = frozenset[Source]().union(
+                        *(self._not_taken(value, block) for block, value in yields)
                     )
+                else:
+                    sources = self._of(value for _, value in yields)
+                yield result, sources
             return
         if (
             isinstance(op, func.CallOp)
@@ -208,40 +369,10 @@ class FunctionAnalysis:
                         yield argument, flowing | self._opaque(argument)
 
     def _whole_source(self, value: SSAValue) -> SSAValue:
-        """The value `value` is all of, from its first element: back through
-        whole views, calls that return an argument whole, loops that carry
-        a buffer unchanged (update it in place) and scf.ifs whose branches
-        yield the same buffer."""
-        while isinstance(owner := value.owner, Operation):
-            assert isinstance(value, OpResult)
-            if owner.name in WHOLE_VIEW_OPS:
-                value = owner.operands[0]
-            elif isinstance(owner, scf.ForOp):
-                body = owner.body.block
-                assert body.last_op is not None
-                yielded = self._whole_source(body.last_op.operands[value.index])
-                if yielded is not body.args[value.index + 1]:
-                    break
-                value = owner.iter_args[value.index]
-            elif isinstance(owner, scf.IfOp):
-                yielded = {
-                    self._whole_source(block.last_op.operands[value.index])
-                    for region in owner.regions
-                    for block in region.blocks
-                    if block.last_op is not None
-                }
-                if len(yielded) != 1:
-                    break
-                (value,) = yielded
-            elif isinstance(owner, func.CallOp):
-                summary = self.summaries.of_call(owner)
-                argument = summary.whole_arguments.get(value.index)
-                if argument is None or argument >= len(owner.arguments):
-                    break
-                value = owner.arguments[argument]
-            else:
-                break
-        return value
+        return whole_source(value, self.summaries)
+
+    def _choices(self, value: SSAValue) -> tuple[set[SSAValue], set[SSAValue]]:
+        return choices(value, self.summaries)
 
     def _whole_view_of(self, value: SSAValue, base: SSAValue) -> bool:
         """Whether `value` is `base`, or all of it from its first element."""
@@ -254,6 +385,149 @@ class FunctionAnalysis:
     # ------------------------------------------------------------------
     # Merges
 
+    def _not_taken(self, value: SSAValue, block: Block) -> frozenset[Source]:
+        """What `value`, yielded by `block` into a flagged merge, may be that
+        the merge does not take over: all but the buffers `block` owns."""
+        return frozenset(
+            s
+            for s in self.sources.get(value, frozenset[Source]())
+            if not (s.owned and s.block is block)
+        )
+
+    def _initial_source(self, merge: Merge) -> Source | None:
+        """The buffer a flagged loop may take over as its initial value: one
+        its block owns, all of which is the initial value."""
+        op = merge.op
+        assert isinstance(op, scf.ForOp)
+        source = self.own.get(self._whole_source(op.iter_args[merge.index]))
+        if source is None or not source.owned or source.block is not op.parent_block():
+            return None
+        return source
+
+    def _initial_problem(self, merge: Merge) -> str | None:
+        """Why a flagged loop cannot take over its initial buffer, if not."""
+        source = self._initial_source(merge)
+        if source is None:
+            return "the initial value is no buffer of the loop's block"
+        try:
+            self._check_unused_after(source, merge)
+        except NotOwned as reason:
+            return str(reason)
+        return None
+
+    def _check_unused_after(self, initial: Source, merge: Merge) -> None:
+        """`initial`, the initial value of a loop, is neither freed nor used
+        once the loop has started."""
+        op, index = merge.op, merge.index
+        block = op.parent_block()
+        assert block is not None
+        init_use = (op, 3 + index)  # after the bounds and the step
+        for use in self._uses(initial):
+            if (use.operation, use.index) == init_use:
+                continue
+            if self.summaries.frees(use.operation, use.index) is not None:
+                raise NotOwned(f"the initial value is freed by {use.operation.name}")
+            user = ancestor_in(block, use.operation)
+            if user is None or not user.is_before_in_block(op):
+                raise NotOwned(
+                    "the initial value is still used once the loop has "
+                    f"started (by {use.operation.name})"
+                )
+
+    def _merge_values(self, merge: Merge) -> tuple[SSAValue, ...]:
+        op, index = merge.op, merge.index
+        if isinstance(op, scf.ForOp):
+            return (op.body.block.args[index + 1], op.res[index])
+        return (op.output[index],)
+
+    def _flaggable(self, merge: Merge) -> bool:
+        """Whether a merge gets a run-time ownership flag: something may flow
+        in that it can take over, and nothing its values may be is freed
+        already (the pass ran before)."""
+        if is_copy_choice(self._merge_values(merge)[-1]):
+            return False  # what the pass made of a returned result before
+        for value in self._merge_values(merge):
+            source = self.own.get(value)
+            for use in self._uses(source) if source else value.uses:
+                if self.summaries.frees(use.operation, use.index) is not None:
+                    return False
+        # A new buffer must be able to come from a branch or the loop body
+        # (a loop that only carries its initial buffer needs no flag).
+        own = self._merge_values(merge)[0]
+        return any(
+            source.value is not own
+            for place in self.incoming[merge]
+            if isinstance(place.anchor, scf.YieldOp)
+            for source in place.taken
+        )
+
+    def _incoming(self, merge: Merge) -> list[Incoming]:
+        op, index = merge.op, merge.index
+        places: list[Incoming] = []
+        if isinstance(op, scf.ForOp):
+            block = op.parent_block()
+            assert block is not None
+            initial = None
+            if merge not in self._initial_kept:
+                initial = self._initial_source(merge)
+            taken = [initial] if initial else []
+            places.append(Incoming(op.iter_args[index], block, op, taken, {}, taken))
+            blocks = [op.body.block]
+        else:
+            blocks = [op.true_region.block, op.false_region.block]
+        for block in blocks:
+            terminator = block.last_op
+            assert terminator is not None
+            value = terminator.operands[index]
+            taken: list[Source] = []
+            refused: dict[Source, str] = {}
+            owned = [
+                s
+                for s in self.sources.get(value, frozenset[Source]())
+                if s.owned and s.block is block
+            ]
+            for source in sorted(owned, key=self._order):
+                try:
+                    self._check_taken(source, value, terminator, index)
+                    taken.append(source)
+                except NotOwned as reason:
+                    refused[source] = (
+                        f"it leaves its block through {terminator.name} into "
+                        f"{merge.describe()}, which cannot take it "
+                        f"over: {reason}"
+                    )
+            whole = [s for s in taken if self._whole_source(value) is s.value]
+            places.append(Incoming(value, block, terminator, taken, refused, whole))
+        return places
+
+    def _order(self, source: Source) -> int:
+        return self._positions.get(source.value, -1)
+
+    def _check_taken(
+        self, source: Source, value: SSAValue, terminator: Operation, index: int
+    ) -> None:
+        """A flagged merge can take over `source` when the terminator yields
+        it as `value` (operand #index): all of it, only there, and nothing
+        else uses or frees it outside its block."""
+        for position, other in enumerate(terminator.operands):
+            if position != index and source in self.sources.get(other, ()):
+                raise NotOwned(f"it is also yielded as #{position}")
+        block = terminator.parent_block()
+        assert block is not None
+        for use in self._uses(source):
+            if self.summaries.frees(use.operation, use.index) is not None:
+                raise NotOwned(f"it is freed by {use.operation.name}")
+            if ancestor_in(block, use.operation) is None:
+                raise NotOwned(
+                    f"it is used outside its block (by {use.operation.name})"
+                )
+        visited, ends = self._choices(value)
+        if source.value not in visited or any(
+            end is not source.value and source in self.sources.get(end, ())
+            for end in ends
+        ):
+            raise NotOwned("what is yielded may be a view of it")
+
     def _single_owned(
         self, value: SSAValue, block: Block, what: str, where: str
     ) -> Source:
@@ -265,6 +539,8 @@ class FunctionAnalysis:
         (source,) = sources
         if not source.owned or source.block is not block:
             raise NotOwned(f"{what} is {source.describe()}, not a buffer {where}")
+        if source.flag is not None:
+            raise NotOwned(f"{what} is {source.describe()}, owned only on some runs")
         if not self._whole_view_of(value, source.value):
             raise NotOwned(f"{what} is a view of {source.describe()}")
         return source
@@ -293,20 +569,7 @@ class FunctionAnalysis:
                 "the initial value",
                 "allocated before the loop, in its block",
             )
-            init_use = (op, 3 + index)  # after the bounds and the step
-            for use in self._uses(initial):
-                if (use.operation, use.index) == init_use:
-                    continue
-                if self.summaries.frees(use.operation, use.index) is not None:
-                    raise NotOwned(
-                        f"the initial value is freed by {use.operation.name}"
-                    )
-                user = ancestor_in(block, use.operation)
-                if user is None or not user.is_before_in_block(op):
-                    raise NotOwned(
-                        "the initial value is still used once the loop has "
-                        f"started (by {use.operation.name})"
-                    )
+            self._check_unused_after(initial, merge)
             body = op.body.block
             terminator = body.last_op
             assert terminator is not None
@@ -337,15 +600,9 @@ class FunctionAnalysis:
 
     def owned_sources(self) -> list[Source]:
         """The owned sources of the function, in the order they are defined."""
-        values: list[SSAValue] = []
-        for op in self._ops:
-            for region in op.regions:
-                for block in region.blocks:
-                    values.extend(block.args)
-            values.extend(op.results)
         return [
             source
-            for value in values
+            for value in self._positions
             if (source := self.own.get(value)) is not None and source.owned
         ]
 
@@ -357,7 +614,7 @@ class FunctionAnalysis:
         refused: dict[Source, str] = {}
         handed_over = {s for taken in self.accepted.values() for s in taken}
         for source in self.owned_sources():
-            if source in handed_over:
+            if source in handed_over or source in self._taken:
                 continue
             try:
                 decision = self.decide(source)
@@ -372,6 +629,8 @@ class FunctionAnalysis:
         """After which op of the source's block (or at the start of which
         block) to free it, or why not to (returned, or freed already), or
         NotOwned if it cannot be freed at all."""
+        if source in self._handover_refused:
+            raise NotOwned(self._handover_refused[source])
         for use in self._uses(source):
             reason = self.summaries.frees(use.operation, use.index)
             if reason:
@@ -408,6 +667,11 @@ class FunctionAnalysis:
             if len(passed) > 1:
                 raise NotOwned("it is returned more than once")
             ((position, value),) = passed
+            if source.flag is not None:
+                raise NotOwned(
+                    f"it is returned (result #{position}), and whether the "
+                    "function owns it is known only at run time"
+                )
             others = [s.describe() for s in self.sources[value] if s is not source]
             if others:
                 raise NotOwned(
@@ -457,7 +721,7 @@ class FunctionAnalysis:
                 if not tracked(value):
                     continue
                 sources = self.sources.get(value, frozenset[Source]())
-                if self._returned_whole(value, sources):
+                if self._returned_whole(value, sources) or index in self.returns:
                     summary.owned_results.add(index)
                     continue
                 for source in sources:
