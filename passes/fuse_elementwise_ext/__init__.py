@@ -151,7 +151,10 @@ class Fuser:
         through reshapes (by expanding the consumer or the producer, as
         upstream's reshape folding does); the op that replaced `consumer`,
         or None."""
-        for index, value in enumerate(consumer.inputs):
+        for index in range(len(consumer.inputs)):
+            # Read afresh: expanding a producer below replaces the operands
+            # that named the reshape (the same value may be several inputs).
+            value = consumer.inputs[index]
             if not isinstance(value.owner, Operation):
                 continue
             if bypass_reshape_pair(consumer, index):
