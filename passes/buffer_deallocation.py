@@ -27,7 +27,7 @@ import sys
 from dataclasses import dataclass
 
 from xdsl.context import Context
-from xdsl.dialects import func, memref
+from xdsl.dialects import func
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.passes import ModulePass
 
@@ -78,26 +78,14 @@ class BufferDeallocationPass(ModulePass):
                     )
         summaries = Summaries(op)
         # Decide everything on the program as it is, then insert.
-        plans: list[tuple[str, FunctionAnalysis | None, Plan]] = []
+        plans: list[tuple[str, FunctionAnalysis, Plan]] = []
         for function in functions:
-            name = function.sym_name.data
             analysis = summaries.analysis(function)
-            plans.append((name, analysis, analysis.plan() if analysis else ({}, {})))
+            assert analysis is not None  # not a declaration
+            plans.append((function.sym_name.data, analysis, analysis.plan()))
         for name, analysis, (where, refused) in plans:
-            if analysis is not None:
-                DeallocationRewriter(analysis).apply(where)
+            DeallocationRewriter(analysis).apply(where)
             if not self.report:
-                continue
-            if analysis is None:
-                if any(
-                    isinstance(o, memref.AllocOp)
-                    for o in summaries.functions[name].walk()
-                ):
-                    self._print(
-                        name,
-                        "function not handled: it has several blocks "
-                        "(unstructured control flow), so nothing in it is freed",
-                    )
                 continue
             number = {s: n for n, s in enumerate(analysis.owned_sources())}
             for source, reason in refused.items():

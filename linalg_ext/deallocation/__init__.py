@@ -22,10 +22,14 @@ How it works, per function:
    over those buffers when the value is one of them (compared by address
    where not certain), and is a source of its own, owned when its flag says.
    A returned result that may or may not be owned is returned, or a copy.
+   A value that may be a view of (part of) a buffer the branch, body or
+   function owns is passed on as a copy when it is one, and the buffer is
+   freed after the copy.
 3. Each owned source (a `memref.alloc`, an owned call result, an accepted
    merge) is freed in its block after the last op that uses it or a value
    aliasing it, unless ownership moved (returned, handed to a merge); if an
-   alias leaves the block any other way, it is not freed.
+   alias leaves the block any other way (in a function of several blocks,
+   also a `cf` branch or a use in another block), it is not freed.
 
 Function summaries say, per callee, which results the caller owns (a fresh
 allocation returned once and whole), which may be arguments (and which are

@@ -9,7 +9,7 @@ say which results are (views of) their operands.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import Enum
 
 from xdsl.dialects import scf
@@ -142,6 +142,11 @@ class Incoming:
     refused: dict[Source, str]
     whole: list[Source]
     """The taken buffers `value` is certainly all of (no run-time check)."""
+    after: list[Source] = field(default_factory=list[Source])
+    """The buffers `block` owns that `value` may be a view of (which an
+    address comparison cannot tell from the buffer): `value` is passed on as
+    a copy when it is one of them (a returned result, always unless it is a
+    taken buffer), and they are freed after the copy is made."""
 
 
 Plan = tuple[dict[Source, Operation | Block], dict[Source, str]]
@@ -153,6 +158,12 @@ class NotOwned(Exception):
     flows into it."""
 
 
+class MayBeView(NotOwned):
+    """What is yielded or returned may be a view of the buffer (an address
+    comparison cannot tell it from the buffer)."""
+
+
 class Decision(Enum):
     RETURNED = "returned"
     FREED = "already freed"
+    AFTER_COPY = "freed after the copies of the returned results"

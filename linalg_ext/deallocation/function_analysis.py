@@ -19,6 +19,7 @@ from linalg_ext.deallocation.buffers import (
     Decision,
     Incoming,
     Kind,
+    MayBeView,
     Merge,
     NotOwned,
     Plan,
@@ -35,10 +36,14 @@ from linalg_ext.deallocation.values import (
 )
 from linalg_ext.transforms.ordering import ancestor_in
 
+ACROSS_BLOCKS = "the pass follows no buffer across blocks (unstructured control flow)"
+
 
 class FunctionAnalysis:
-    """Sources of every value of one (single-block) function, and where to
-    free each buffer it owns."""
+    """Sources of every value of one function, and where to free each buffer
+    it owns. In a function of several blocks (`cf` branches), a buffer is
+    freed only when it is used in the block that defines it alone (it does
+    not follow buffers across blocks)."""
 
     def __init__(self, function: func.FuncOp, summaries: CallSummaries):
         self.function = function
@@ -69,9 +74,11 @@ class FunctionAnalysis:
         self._handover_refused: dict[Source, str] = {}
         """Buffers flagged merges cannot take over, with why (not freed)."""
         self._taken: set[Source] = set()
+        """Buffers flagged merges take over when they are what flows in."""
+        self._after_copy: set[Source] = set()
+        """Buffers a passed-on value may be a view of: freed after its copy."""
         self.returns: dict[int, Incoming] = {}
         """Results returned as they are or copied, by a run-time check."""
-        """Buffers flagged merges take over when they are what flows in."""
         self._initial_kept: set[Merge] = set()
         """Flagged loops that do not take over their initial buffer."""
         statics = list(self._merges())
@@ -141,15 +148,18 @@ class FunctionAnalysis:
             for source, reason in place.refused.items()
         }
         self._taken = {source for place in places for source in place.taken}
+        self._after_copy = {s for place in places for s in place.after}
 
     def _returns(self) -> dict[int, Incoming]:
         """The results that may or may not be a buffer the function owns
         (known at run time): each is returned as it is when it is one (the
         caller's now), else as a copy, as upstream does, so that the caller
         owns every such result."""
+        places: dict[int, Incoming] = {}
+        if len(self.function.body.blocks) != 1:
+            return places  # several returns: not followed
         entry = self.function.body.block
         terminator = entry.last_op
-        places: dict[int, Incoming] = {}
         if not isinstance(terminator, func.ReturnOp):
             return places
         for index, value in enumerate(terminator.operands):
@@ -165,16 +175,20 @@ class FunctionAnalysis:
                 continue
             taken: list[Source] = []
             refused: dict[Source, str] = {}
+            after: list[Source] = []
             for source in sorted(owned, key=self._order):
                 try:
                     self._check_taken(source, value, terminator, index)
                     taken.append(source)
+                except MayBeView:
+                    # Copied (it is no taken buffer), then freed.
+                    after.append(source)
                 except NotOwned as reason:
                     refused[source] = f"it is returned (result #{index}) and {reason}"
-            if taken:
+            if taken or after:
                 whole = [s for s in taken if self._whole_source(value) is s.value]
                 places[index] = Incoming(
-                    value, entry, terminator, taken, refused, whole
+                    value, entry, terminator, taken, refused, whole, after
                 )
         return places
 
@@ -226,7 +240,7 @@ class FunctionAnalysis:
     def _compute_sources(self, merges: list[Merge]) -> None:
         self.own = {}
         self.sources = {}
-        for argument in self.function.body.block.args:
+        for argument in self.function.body.blocks[0].args:
             if tracked(argument):
                 self._set_own(Kind.ARGUMENT, argument)
         for op in self._ops:
@@ -367,12 +381,15 @@ class FunctionAnalysis:
                 for argument in block.args:
                     if tracked(argument):
                         yield argument, flowing | self._opaque(argument)
+        # A branch (`cf.br`, `cf.cond_br`) passes its operands to the
+        # arguments of the blocks it jumps to.
+        for successor in op.successors:
+            for argument in successor.args:
+                if tracked(argument):
+                    yield argument, flowing | self._opaque(argument)
 
     def _whole_source(self, value: SSAValue) -> SSAValue:
         return whole_source(value, self.summaries)
-
-    def _choices(self, value: SSAValue) -> tuple[set[SSAValue], set[SSAValue]]:
-        return choices(value, self.summaries)
 
     def _whole_view_of(self, value: SSAValue, base: SSAValue) -> bool:
         """Whether `value` is `base`, or all of it from its first element."""
@@ -458,7 +475,7 @@ class FunctionAnalysis:
             source.value is not own
             for place in self.incoming[merge]
             if isinstance(place.anchor, scf.YieldOp)
-            for source in place.taken
+            for source in place.taken + place.after
         )
 
     def _incoming(self, merge: Merge) -> list[Incoming]:
@@ -486,10 +503,21 @@ class FunctionAnalysis:
                 for s in self.sources.get(value, frozenset[Source]())
                 if s.owned and s.block is block
             ]
+            after: list[Source] = []
             for source in sorted(owned, key=self._order):
                 try:
                     self._check_taken(source, value, terminator, index)
                     taken.append(source)
+                except MayBeView as reason:
+                    if copyable(value.type):
+                        # A view of it is yielded as a copy, then it is freed.
+                        after.append(source)
+                        continue
+                    refused[source] = (
+                        f"it leaves its block through {terminator.name} into "
+                        f"{merge.describe()}, which cannot take it over: {reason} "
+                        f"(and no copy of {value.type} can be made)"
+                    )
                 except NotOwned as reason:
                     refused[source] = (
                         f"it leaves its block through {terminator.name} into "
@@ -497,7 +525,9 @@ class FunctionAnalysis:
                         f"over: {reason}"
                     )
             whole = [s for s in taken if self._whole_source(value) is s.value]
-            places.append(Incoming(value, block, terminator, taken, refused, whole))
+            places.append(
+                Incoming(value, block, terminator, taken, refused, whole, after)
+            )
         return places
 
     def _order(self, source: Source) -> int:
@@ -521,12 +551,12 @@ class FunctionAnalysis:
                 raise NotOwned(
                     f"it is used outside its block (by {use.operation.name})"
                 )
-        visited, ends = self._choices(value)
+        visited, ends = choices(value, self.summaries)
         if source.value not in visited or any(
             end is not source.value and source in self.sources.get(end, ())
             for end in ends
         ):
-            raise NotOwned("what is yielded may be a view of it")
+            raise MayBeView("what is yielded may be a view of it")
 
     def _single_owned(
         self, value: SSAValue, block: Block, what: str, where: str
@@ -647,11 +677,16 @@ class FunctionAnalysis:
             for use in self._uses(source)
         ]
         if terminator is not None and any(u is terminator for _, u in users):
+            if source in self._after_copy:
+                return Decision.AFTER_COPY
             return self._leaves_block(source, terminator)
         for user, ancestor in users:
             if ancestor is None:
                 # Only a terminator of the block passes values out of it.
-                raise NotOwned(f"it is used outside its block (by {user.name})")
+                why = f"it is used outside its block (by {user.name})"
+                if len(self.function.body.blocks) > 1:
+                    why += f": {ACROSS_BLOCKS}"
+                raise NotOwned(why)
             if last is None or last.is_before_in_block(ancestor):
                 last = ancestor
         return last if last is not None else block
@@ -693,6 +728,10 @@ class FunctionAnalysis:
             return Decision.RETURNED
         parent = terminator.parent_op()
         assert parent is not None
+        if isinstance(parent, func.FuncOp):
+            raise NotOwned(
+                f"it leaves its block through {terminator.name}: {ACROSS_BLOCKS}"
+            )
         # Only the merges of loops and ifs are ever rejected.
         merges = (
             [Merge(parent, position) for position, _ in passed]

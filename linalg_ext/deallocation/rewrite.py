@@ -8,7 +8,9 @@ a branch or the loop body yields a value that may be a buffer its block
 owns, the flag is computed before the `scf.yield` by comparing addresses
 (`memref.extract_aligned_pointer_as_index`), and each owned buffer that is
 not the one yielded is freed there (`scf.if` around `memref.dealloc`). A
-buffer whose ownership is a flag is freed under that flag.
+yielded or returned value that may be a view of a buffer its block owns is
+passed on as a copy when it is one, and the buffer is freed after the copy.
+A buffer whose ownership is a flag is freed under that flag.
 """
 
 from __future__ import annotations
@@ -195,15 +197,18 @@ class DeallocationRewriter:
                 terminator = block.last_op
                 assert isinstance(terminator, scf.YieldOp)
                 build = _Builder(InsertPoint.before(terminator))
-                extra = [
-                    build.value(
-                        self._handover(build, self._place(merge, block), merge.index)
-                    )
-                    for merge in flagged
-                ]
-                Rewriter.replace_op(
-                    terminator, scf.YieldOp(*terminator.operands, *extra)
-                )
+                operands = list(terminator.operands)
+                extra: list[SSAValue] = []
+                for merge in flagged:
+                    place = self._place(merge, block)
+                    flag = self._handover(build, place, merge.index)
+                    if place.after:
+                        copied, operands[merge.index] = self._copy_views(
+                            build, place, operands[merge.index]
+                        )
+                        flag = build.or_(flag, copied)
+                    extra.append(build.value(flag))
+                Rewriter.replace_op(terminator, scf.YieldOp(*operands, *extra))
 
     def _place(self, merge: Merge, block: Block) -> Incoming:
         for place in self.analysis.incoming[merge]:
@@ -227,6 +232,41 @@ class DeallocationRewriter:
             build.free(self.value(source.value), build.and_(owned, build.not_(same)))
         return flag
 
+    @staticmethod
+    def _copy_here(build: _Builder, value: SSAValue) -> SSAValue:
+        """A copy of `value`, made unconditionally."""
+        copy = _copy(value)
+        for op in copy[:-1]:
+            build.add(op)
+        return copy[-1].operands[0]
+
+    def _copy_views(
+        self, build: _Builder, place: Incoming, value: SSAValue
+    ) -> tuple[Condition, SSAValue]:
+        """`value`, or a copy of it when it is (a view of) one of the buffers
+        of `place.after` (which are then freed): whether it is a copy, and
+        the value to pass on."""
+        copied: Condition = False
+        certain = self.analysis.sources.get(place.value) == frozenset(place.after)
+        for source in place.after:
+            # A view of a single buffer needs no address comparison.
+            same = True if certain else build.same(value, self.value(source.value))
+            copied = build.or_(copied, build.and_(same, self.owned(source)))
+        if copied is True:
+            result = self._copy_here(build, value)
+        else:
+            result = build.add(
+                scf.IfOp(
+                    build.value(copied),
+                    [value.type],
+                    _copy(value),
+                    [scf.YieldOp(value)],
+                )
+            ).results[0]
+        for source in place.after:
+            build.free(self.value(source.value), self.owned(source))
+        return copied, result
+
     def _return_copies(self) -> None:
         """Each result that may or may not be a buffer the function owns:
         itself when it is one, else a copy, so that the caller owns it."""
@@ -237,11 +277,20 @@ class DeallocationRewriter:
         build = _Builder(InsertPoint.before(terminator))
         results = list(terminator.operands)
         for index, place in sorted(self.analysis.returns.items()):
-            owned = build.value(self._handover(build, place, index))
+            owned = self._handover(build, place, index)
             value = results[index]
+            if owned is False:  # never the caller's: always a copy
+                results[index] = self._copy_here(build, value)
+                continue
             results[index] = build.add(
-                scf.IfOp(owned, [value.type], [scf.YieldOp(value)], _copy(value))
+                scf.IfOp(
+                    build.value(owned), [value.type], [scf.YieldOp(value)], _copy(value)
+                )
             ).results[0]
+        # The buffers a result may be a view of: copied now, so free them.
+        for place in self.analysis.returns.values():
+            for source in place.after:
+                build.free(self.value(source.value), self.owned(source))
         Rewriter.replace_op(terminator, func.ReturnOp(*results))
 
     def _free(self, where: dict[Source, Operation | Block]) -> None:

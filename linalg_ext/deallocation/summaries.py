@@ -28,8 +28,8 @@ class Summaries:
         self.in_progress: set[str] = set()
 
     def analysis(self, function: func.FuncOp) -> FunctionAnalysis | None:
-        """The function's analysis, None if it has no body or several blocks."""
-        if function.is_declaration or len(function.body.blocks) != 1:
+        """The function's analysis, None if it has no body."""
+        if function.is_declaration:
             return None
         name = function.sym_name.data
         if name not in self.analyses:
@@ -59,11 +59,13 @@ class Summaries:
                     if isinstance(t, MemRefType | UnrankedMemRefType)
                 }
             )
-        elif (analysis := self.analysis(function)) is None:
+        elif len(function.body.blocks) != 1:
             summary = unknown_summary(
                 function, f"@{name} has several blocks, which the pass does not follow"
             )
         else:
+            analysis = self.analysis(function)
+            assert analysis is not None
             summary = analysis.summary()
         self.done[name] = summary
         return summary

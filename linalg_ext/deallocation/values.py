@@ -102,20 +102,29 @@ def choices(
 
 
 def is_copy_choice(value: SSAValue) -> bool:
-    """Whether `value` is an scf.if result that is some value or, in the
-    other branch, a copy of it: how the pass returns a result it may not own
-    (recognised so that a second run leaves it)."""
+    """Whether `value` is an scf.if result that is some value in one branch
+    and a copy of it (`memref.copy` into a new buffer, maybe cast) in the
+    other: how the pass passes on a result it may not own (recognised so
+    that a second run leaves it)."""
     op = value.owner
     if not isinstance(op, scf.IfOp) or not isinstance(value, OpResult):
         return False
-    then, other = (region.block.last_op for region in op.regions)
-    if then is None or other is None or not other.operands:
+    yields = [region.block.last_op for region in op.regions]
+    if any(y is None or not y.operands for y in yields):
         return False
-    kept, copy = then.operands[value.index], other.operands[value.index]
-    return any(
-        isinstance(o, memref.CopyOp) and o.source is kept and o.destination is copy
-        for o in op.false_region.block.ops
-    )
+    first, second = (y.operands[value.index] for y in yields if y is not None)
+    for kept, copy, region in (
+        (first, second, op.false_region),
+        (second, first, op.true_region),
+    ):
+        if isinstance(cast := copy.owner, memref.CastOp):
+            copy = cast.source
+        if any(
+            isinstance(o, memref.CopyOp) and o.source is kept and o.destination is copy
+            for o in region.block.ops
+        ):
+            return True
+    return False
 
 
 def copyable(type_: Attribute) -> bool:

@@ -29,6 +29,7 @@ import numpy as np
 import pytest
 from dealloc_programs import copied, inputs, ownership_program
 from test_pass_meaning import JIT, PASS_TESTS, RETURN_ALLOCS, cases
+from xdsl.dialects.builtin import ModuleOp
 
 from helpers import REPO, parse_module, print_module
 from linalg_ext.comparison import compare_values
@@ -84,7 +85,7 @@ def test_compiled_filecheck_input_leaks_nothing(path):
     assert _compiled_leaks(module, _public(module)) == []
 
 
-def _deallocated(module, report: bool = False) -> tuple[object, str]:
+def _deallocated(module: ModuleOp, report: bool = False) -> tuple[ModuleOp, str]:
     after = module.clone()
     err = io.StringIO()
     with redirect_stderr(err):

@@ -279,3 +279,148 @@ func.func @caller(%x: memref<4xf32>, %c: i1, %out: memref<4xf32>) {
 // CHECK-LABEL: func.func @caller
 // CHECK:         linalg.copy
 // CHECK-NEXT:    memref.dealloc %r : memref<4xf32>
+
+// A branch yields a view of the buffer it allocates, the other a view of
+// the argument: the view is yielded as a copy (the buffer is freed in the
+// branch), owned under the flag.
+func.func @view_of_fresh_or_argument(%x: memref<4xf32>, %c: i1, %out: memref<2xf32>) {
+  %c1 = arith.constant 1 : index
+  %r = scf.if %c -> (memref<2xf32, strided<[?], offset: ?>>) {
+    %b = memref.alloc() : memref<4xf32>
+    linalg.exp ins(%x : memref<4xf32>) outs(%b : memref<4xf32>)
+    %v = memref.subview %b[%c1] [2] [%c1] : memref<4xf32> to memref<2xf32, strided<[?], offset: ?>>
+    scf.yield %v : memref<2xf32, strided<[?], offset: ?>>
+  } else {
+    %w = memref.subview %x[%c1] [2] [%c1] : memref<4xf32> to memref<2xf32, strided<[?], offset: ?>>
+    scf.yield %w : memref<2xf32, strided<[?], offset: ?>>
+  }
+  linalg.copy ins(%r : memref<2xf32, strided<[?], offset: ?>>) outs(%out : memref<2xf32>)
+  return
+}
+
+// CHECK-LABEL: func.func @view_of_fresh_or_argument
+// CHECK:         %r, %[[OWNED:.*]] = scf.if %c -> (memref<2xf32, strided<[?], offset: ?>>, i1) {
+// CHECK:           %v = memref.subview %b
+// CHECK-NEXT:      %[[COPY:.*]] = memref.alloc() : memref<2xf32>
+// CHECK-NEXT:      "memref.copy"(%v, %[[COPY]])
+// CHECK-NEXT:      %[[CAST:.*]] = "memref.cast"(%[[COPY]])
+// CHECK-NEXT:      memref.dealloc %b : memref<4xf32>
+// CHECK-NEXT:      %[[TRUE:.*]] = arith.constant true
+// CHECK-NEXT:      scf.yield %[[CAST]], %[[TRUE]]
+// CHECK:           %[[FALSE:.*]] = arith.constant false
+// CHECK-NEXT:      scf.yield %w, %[[FALSE]]
+// CHECK:         linalg.copy ins(%r
+// CHECK-NEXT:    scf.if %[[OWNED]] {
+// CHECK-NEXT:      memref.dealloc %r
+// CHECK-NEXT:    }
+
+// A branch yields a new buffer or a view of an argument or of a new buffer,
+// chosen by a select: the addresses say whether a copy is needed.
+func.func @view_or_fresh_selected(%x: memref<4xf32>, %c: i1, %d: i1, %out: memref<2xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %w0 = memref.subview %x[%c1] [2] [%c1] : memref<4xf32> to memref<2xf32, strided<[?], offset: ?>>
+  %r = scf.if %c -> (memref<2xf32, strided<[?], offset: ?>>) {
+    %b = memref.alloc() : memref<4xf32>
+    linalg.exp ins(%x : memref<4xf32>) outs(%b : memref<4xf32>)
+    %v = memref.subview %b[%c1] [2] [%c1] : memref<4xf32> to memref<2xf32, strided<[?], offset: ?>>
+    %w = memref.subview %x[%c0] [2] [%c1] : memref<4xf32> to memref<2xf32, strided<[?], offset: ?>>
+    %s = arith.select %d, %v, %w : memref<2xf32, strided<[?], offset: ?>>
+    scf.yield %s : memref<2xf32, strided<[?], offset: ?>>
+  } else {
+    %n = memref.alloc() : memref<2xf32>
+    linalg.exp ins(%w0 : memref<2xf32, strided<[?], offset: ?>>) outs(%n : memref<2xf32>)
+    %m = memref.cast %n : memref<2xf32> to memref<2xf32, strided<[?], offset: ?>>
+    scf.yield %m : memref<2xf32, strided<[?], offset: ?>>
+  }
+  linalg.copy ins(%r : memref<2xf32, strided<[?], offset: ?>>) outs(%out : memref<2xf32>)
+  return
+}
+
+// CHECK-LABEL: func.func @view_or_fresh_selected
+// CHECK:         %s = arith.select %d, %v, %w
+// CHECK:         memref.extract_aligned_pointer_as_index
+// CHECK:         arith.cmpi eq
+// CHECK:         scf.if %{{.*}} -> (memref<2xf32, strided<[?], offset: ?>>) {
+// CHECK:           "memref.copy"(%s
+// CHECK:         memref.dealloc %b : memref<4xf32>
+
+// The result is a new buffer or a view of one (the fuzzer's shape after
+// bufferization): it is returned as it is when it is the new buffer, else
+// as a copy, after which the viewed buffer is freed.
+func.func @returned_fresh_or_view(%x: memref<4xf32>, %c: i1) -> memref<2xf32, strided<[?], offset: ?>> {
+  %c1 = arith.constant 1 : index
+  %t = memref.alloc() : memref<4xf32>
+  linalg.exp ins(%x : memref<4xf32>) outs(%t : memref<4xf32>)
+  %v = memref.subview %t[%c1] [2] [%c1] : memref<4xf32> to memref<2xf32, strided<[?], offset: ?>>
+  %f = memref.alloc() : memref<2xf32>
+  linalg.copy ins(%v : memref<2xf32, strided<[?], offset: ?>>) outs(%f : memref<2xf32>)
+  linalg.exp ins(%f : memref<2xf32>) outs(%f : memref<2xf32>)
+  %r = scf.if %c -> (memref<2xf32, strided<[?], offset: ?>>) {
+    %m = memref.cast %f : memref<2xf32> to memref<2xf32, strided<[?], offset: ?>>
+    scf.yield %m : memref<2xf32, strided<[?], offset: ?>>
+  } else {
+    scf.yield %v : memref<2xf32, strided<[?], offset: ?>>
+  }
+  return %r : memref<2xf32, strided<[?], offset: ?>>
+}
+
+// CHECK-LABEL: func.func @returned_fresh_or_view
+// CHECK:         %[[SAME:.*]] = arith.cmpi eq
+// CHECK:         scf.if %{{.*}} {
+// CHECK-NEXT:      memref.dealloc %f : memref<2xf32>
+// CHECK-NEXT:    }
+// CHECK-NEXT:    %[[RESULT:.*]] = scf.if %[[SAME]] -> (memref<2xf32, strided<[?], offset: ?>>) {
+// CHECK-NEXT:      scf.yield %r
+// CHECK-NEXT:    } else {
+// CHECK:           "memref.copy"(%r
+// CHECK:         }
+// CHECK-NEXT:    memref.dealloc %t : memref<4xf32>
+// CHECK-NEXT:    func.return %[[RESULT]]
+
+// A view of what may be a new buffer or a view of the argument is returned:
+// always as a copy, after which the buffer is freed.
+func.func @returned_view_of_either(%x: memref<4xf32>, %c: i1) -> memref<2xf32, strided<[?], offset: ?>> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %f = memref.alloc() : memref<4xf32>
+  linalg.exp ins(%x : memref<4xf32>) outs(%f : memref<4xf32>)
+  %r = scf.if %c -> (memref<4xf32, strided<[?], offset: ?>>) {
+    %m = memref.cast %f : memref<4xf32> to memref<4xf32, strided<[?], offset: ?>>
+    scf.yield %m : memref<4xf32, strided<[?], offset: ?>>
+  } else {
+    %w = memref.cast %x : memref<4xf32> to memref<4xf32, strided<[?], offset: ?>>
+    scf.yield %w : memref<4xf32, strided<[?], offset: ?>>
+  }
+  %v = memref.subview %r[%c0] [2] [%c1] : memref<4xf32, strided<[?], offset: ?>> to memref<2xf32, strided<[?], offset: ?>>
+  return %v : memref<2xf32, strided<[?], offset: ?>>
+}
+
+// CHECK-LABEL: func.func @returned_view_of_either
+// CHECK:         %v = memref.subview %r
+// CHECK:         %[[COPY:.*]] = memref.alloc() : memref<2xf32>
+// CHECK-NEXT:    "memref.copy"(%v, %[[COPY]])
+// CHECK-NEXT:    %[[CAST:.*]] = "memref.cast"(%[[COPY]])
+// CHECK-NEXT:    memref.dealloc %f : memref<4xf32>
+// CHECK-NEXT:    func.return %[[CAST]]
+
+// A loop body yields a view of the buffer it allocates: a copy is carried.
+func.func @loop_carries_a_view(%x: memref<8xf32>, %n: index, %out: memref<4xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %init = memref.subview %x[%c0] [4] [%c1] : memref<8xf32> to memref<4xf32, strided<[?], offset: ?>>
+  %r = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %init) -> (memref<4xf32, strided<[?], offset: ?>>) {
+    %b = memref.alloc() : memref<8xf32>
+    linalg.exp ins(%x : memref<8xf32>) outs(%b : memref<8xf32>)
+    %v = memref.subview %b[%c1] [4] [%c1] : memref<8xf32> to memref<4xf32, strided<[?], offset: ?>>
+    linalg.add ins(%acc, %v : memref<4xf32, strided<[?], offset: ?>>, memref<4xf32, strided<[?], offset: ?>>) outs(%v : memref<4xf32, strided<[?], offset: ?>>)
+    scf.yield %v : memref<4xf32, strided<[?], offset: ?>>
+  }
+  linalg.copy ins(%r : memref<4xf32, strided<[?], offset: ?>>) outs(%out : memref<4xf32>)
+  return
+}
+
+// CHECK-LABEL: func.func @loop_carries_a_view
+// CHECK:         scf.for {{.*}} -> (memref<4xf32, strided<[?], offset: ?>>, i1) {
+// CHECK:           "memref.copy"(%v
+// CHECK:           memref.dealloc %b : memref<8xf32>
