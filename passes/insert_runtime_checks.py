@@ -30,14 +30,15 @@ Checked, each only where it is not proven unnecessary:
   the same buffer). Accesses the loop lowerings made and marked
   `rtcheck.in_bounds` (in bounds once the extents they use are checked,
   which those lowerings do with `runtime-checks`) are not checked; the
-  mark is removed. A load or store whose discardable attribute
-  `rtcheck.origin` names another op (e.g. the `tensor.extract` it was
-  bufferized from) is reported under that name.
+  mark is removed.
 - integer divisions and remainders (`arith.divsi`, `divui`, `remsi`, `remui`,
   `ceildivsi`, `ceildivui`, `floordivsi`; the `index` dialect's): the divisor
   is not 0 and, signed, not the minimum value divided by -1; a constant
   divisor other than 0 and -1 needs no check.
 - `scf.for` and `scf.parallel` with a step that is not a constant: positive.
+- `memref.cast` to a static size (or a strided layout's static stride or
+  offset, or the identity layout from a strided one) where its source's
+  is dynamic: the source has it;
 - `memref.copy` between buffers of dynamic shapes: the same shape;
   `memref.subview` with a dynamic offset, size or stride, or of a dynamic
   dimension: inside its source (semantics/arrays.py's `check_slice_bounds`).
@@ -50,6 +51,12 @@ Checked, each only where it is not proven unnecessary:
   dimension; `memref.collapse_shape` of a strided source with a dynamic
   size or stride in a group: the group contiguous (semantics/memref_ops.py).
 
+Any checked op whose discardable attribute `rtcheck.origin` (`ORIGIN`)
+names another op (e.g. the `tensor.extract` it was bufferized from) is
+reported under that name; a `memref.copy` into a subview made from a
+`tensor.insert_slice` with that op's message ("source of shape [2] does not
+fill a slice of sizes [3]").
+
 The pass works on memref-level IR: after bufferization and the loop
 lowerings, before `convert-scf-to-cf-ext` (`lower-to-llvm{runtime-checks}`
 runs it after `lower-affine-ext`). Tensor ops are not checked.
@@ -57,7 +64,8 @@ runs it after `lower-affine-ext`). Tensor ops are not checked.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 
 from xdsl.builder import Builder
@@ -71,7 +79,6 @@ from xdsl.dialects.builtin import (
     IntegerType,
     MemRefType,
     ModuleOp,
-    StringAttr,
 )
 from xdsl.dialects.utils import get_dynamic_index_list
 from xdsl.ir import Block, BlockArgument, Operation, SSAValue
@@ -87,11 +94,13 @@ from xdsl.pattern_rewriter import (
 from xdsl.rewriter import InsertPoint
 
 from linalg_ext.compat import index_ops as index
+from linalg_ext.dialect.runtime_check import reported_name
 from linalg_ext.lowering.memref_ops import element_size
 from linalg_ext.lowering.runtime_checks import (
     DIVISIONS,
     IN_BOUNDS,
     check_allocation,
+    check_cast,
     check_collapse_shape,
     check_division,
     check_expand_shape,
@@ -101,10 +110,6 @@ from linalg_ext.lowering.runtime_checks import (
     check_steps,
 )
 from linalg_ext.semantics.arrays import reassociation_groups
-
-ORIGIN = "rtcheck.origin"
-"""A load's or store's discardable attribute naming the op whose message a
-failed bounds check gives (the op it was lowered from)."""
 
 
 def _constant(value: SSAValue) -> int | None:
@@ -200,6 +205,18 @@ def _insert_before(op: Operation, rewriter: PatternRewriter, block: Block) -> No
         rewriter.insert(ops, InsertPoint.before(op))
 
 
+@contextmanager
+def _checks_before(op: Operation, rewriter: PatternRewriter) -> Iterator[Builder]:
+    """A builder whose ops (the checks of `op`) go before `op`."""
+    block = Block()
+    yield Builder(InsertPoint.at_end(block))
+    _insert_before(op, rewriter, block)
+
+
+def _mixed(static: Sequence[int], dynamic: Sequence[SSAValue]) -> list[int | SSAValue]:
+    return get_dynamic_index_list(static, dynamic, DYNAMIC_INDEX)
+
+
 def _guard_access(
     op: Operation,
     rewriter: PatternRewriter,
@@ -220,9 +237,7 @@ def _guard_access(
         indices = _affine_indices(b, op)
     unproven = [not _proven_in_range(i, buffer, dim) for dim, i in enumerate(indices)]
     if any(unproven):
-        origin = op.attributes.get(ORIGIN)
-        name = origin.data if isinstance(origin, StringAttr) else op.name
-        check_in_bounds(b, name, buffer, indices, unproven)
+        check_in_bounds(b, reported_name(op), buffer, indices, unproven)
         _insert_before(op, rewriter, block)
 
 
@@ -284,14 +299,15 @@ class CheckDivision(RewritePattern):
             # Always fails: still a check, so the failure is the
             # interpreter's message rather than a trap.
             divisor = None
-        block = Block()
-        b = Builder(InsertPoint.at_end(block))
-        check_division(b, op.name, lhs, rhs, divisor)
-        _insert_before(op, rewriter, block)
+        with _checks_before(op, rewriter) as b:
+            check_division(b, op.name, lhs, rhs, divisor)
 
 
 class CheckCopy(RewritePattern):
-    """`memref.copy` between buffers of dynamic shapes: the same shape."""
+    """`memref.copy` between buffers of dynamic shapes: the same shape. A
+    copy made from a `tensor.insert_slice` (its `rtcheck.origin`) into a
+    subview fails as the interpreter's insert_slice does: "source of shape
+    [2] does not fill a slice of sizes [3]"."""
 
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: memref.CopyOp, rewriter: PatternRewriter) -> None:
@@ -300,11 +316,13 @@ class CheckCopy(RewritePattern):
             destination.type, MemRefType
         ):
             return
-        block = Block()
-        check_same_shape(
-            Builder(InsertPoint.at_end(block)), op.name, source, destination
-        )
-        _insert_before(op, rewriter, block)
+        name = reported_name(op)
+        view = destination.owner
+        slice_sizes = None
+        if name != op.name and isinstance(view, memref.SubviewOp):
+            slice_sizes = _mixed(view.static_sizes.get_values(), view.sizes)
+        with _checks_before(op, rewriter) as b:
+            check_same_shape(b, name, source, destination, slice_sizes)
 
 
 class CheckSubview(RewritePattern):
@@ -317,22 +335,31 @@ class CheckSubview(RewritePattern):
     ) -> None:
         if not isinstance(op.source.type, MemRefType):
             return
-        block = Block()
-        check_slice(
-            Builder(InsertPoint.at_end(block)),
-            op.name,
-            op.source,
-            get_dynamic_index_list(
-                op.static_offsets.get_values(), op.offsets, DYNAMIC_INDEX
-            ),
-            get_dynamic_index_list(
-                op.static_sizes.get_values(), op.sizes, DYNAMIC_INDEX
-            ),
-            get_dynamic_index_list(
-                op.static_strides.get_values(), op.strides, DYNAMIC_INDEX
-            ),
-        )
-        _insert_before(op, rewriter, block)
+        with _checks_before(op, rewriter) as b:
+            check_slice(
+                b,
+                reported_name(op),
+                op.source,
+                _mixed(op.static_offsets.get_values(), op.offsets),
+                _mixed(op.static_sizes.get_values(), op.sizes),
+                _mixed(op.static_strides.get_values(), op.strides),
+            )
+
+
+class CheckCast(RewritePattern):
+    """`memref.cast` to a type with a static size, stride or offset where
+    its source's is dynamic: the run-time value is the static one."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: memref.CastOp, rewriter: PatternRewriter) -> None:
+        source_type, target = op.source.type, op.dest.type
+        if not isinstance(source_type, MemRefType) or not isinstance(
+            target, MemRefType
+        ):
+            return
+        name = reported_name(op)
+        with _checks_before(op, rewriter) as b:
+            check_cast(b, name, op.source, target, name != op.name)
 
 
 class CheckAllocation(RewritePattern):
@@ -349,15 +376,10 @@ class CheckAllocation(RewritePattern):
         element_bytes = element_size(type_.get_element_type())
         if element_bytes is None:
             return  # not compiled anyway
-        block = Block()
-        check_allocation(
-            Builder(InsertPoint.at_end(block)),
-            op.name,
-            type_.get_shape(),
-            list(op.dynamic_sizes),
-            element_bytes,
-        )
-        _insert_before(op, rewriter, block)
+        with _checks_before(op, rewriter) as b:
+            check_allocation(
+                b, op.name, type_.get_shape(), list(op.dynamic_sizes), element_bytes
+            )
 
 
 class CheckExpandShape(RewritePattern):
@@ -370,16 +392,15 @@ class CheckExpandShape(RewritePattern):
     ) -> None:
         if not isinstance(op.src.type, MemRefType) or not op.reassociation.data:
             return
-        block = Block()
-        check_expand_shape(
-            Builder(InsertPoint.at_end(block)),
-            op.name,
-            op.src,
-            reassociation_groups(op.reassociation),
-            op.static_output_shape.get_values(),
-            list(op.output_shape),
-        )
-        _insert_before(op, rewriter, block)
+        with _checks_before(op, rewriter) as b:
+            check_expand_shape(
+                b,
+                reported_name(op),
+                op.src,
+                reassociation_groups(op.reassociation),
+                op.static_output_shape.get_values(),
+                list(op.output_shape),
+            )
 
 
 class CheckCollapseShape(RewritePattern):
@@ -391,14 +412,13 @@ class CheckCollapseShape(RewritePattern):
     ) -> None:
         if not isinstance(op.src.type, MemRefType):
             return
-        block = Block()
-        check_collapse_shape(
-            Builder(InsertPoint.at_end(block)),
-            op.name,
-            op.src,
-            reassociation_groups(op.reassociation),
-        )
-        _insert_before(op, rewriter, block)
+        with _checks_before(op, rewriter) as b:
+            check_collapse_shape(
+                b,
+                reported_name(op),
+                op.src,
+                reassociation_groups(op.reassociation),
+            )
 
 
 class CheckForStep(RewritePattern):
@@ -407,10 +427,8 @@ class CheckForStep(RewritePattern):
         step = _constant(op.step)
         if step is not None and step > 0:
             return
-        block = Block()
-        b = Builder(InsertPoint.at_end(block))
-        check_steps(b, op.name, [op.step])
-        _insert_before(op, rewriter, block)
+        with _checks_before(op, rewriter) as b:
+            check_steps(b, op.name, [op.step])
 
 
 class CheckParallelSteps(RewritePattern):
@@ -419,10 +437,8 @@ class CheckParallelSteps(RewritePattern):
         steps = list(op.step)
         if all((c := _constant(s)) is not None and c > 0 for s in steps):
             return
-        block = Block()
-        b = Builder(InsertPoint.at_end(block))
-        check_steps(b, op.name, steps)
-        _insert_before(op, rewriter, block)
+        with _checks_before(op, rewriter) as b:
+            check_steps(b, op.name, steps)
 
 
 @dataclass(frozen=True)
@@ -446,6 +462,7 @@ class InsertRuntimeChecksPass(ModulePass):
                     CheckDivision(),
                     CheckCopy(),
                     CheckSubview(),
+                    CheckCast(),
                     CheckAllocation(),
                     CheckExpandShape(),
                     CheckCollapseShape(),

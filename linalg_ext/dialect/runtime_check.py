@@ -23,7 +23,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from xdsl.dialects.builtin import IndexType, IntegerType, StringAttr, i1
-from xdsl.ir import Dialect, SSAValue
+from xdsl.ir import Dialect, Operation, SSAValue
 from xdsl.irdl import (
     IRDLOperation,
     irdl_op_definition,
@@ -33,6 +33,21 @@ from xdsl.irdl import (
 )
 
 from linalg_ext.verification import op_error
+
+ORIGIN = "rtcheck.origin"
+"""A discardable attribute naming the op whose interpreter message a failed
+run-time check of the marked op gives: one-shot-bufferize puts it on the
+loads, stores, subviews, expansions, casts and copies it makes from tensor
+ops (`rtcheck.origin = "tensor.extract"`), and `insert-runtime-checks`
+reports under that name ("tensor.extract: index [5] ..." rather than
+"memref.load: index [5] ..."), as the interpreter does for the marked op."""
+
+
+def reported_name(op: Operation) -> str:
+    """The op name the failures of `op` give: its `ORIGIN` if it has one
+    (the tensor op it was bufferized from), else its own."""
+    origin = op.attributes.get(ORIGIN)
+    return origin.data if isinstance(origin, StringAttr) else op.name
 
 
 @irdl_op_definition

@@ -18,7 +18,9 @@ every value known only at run time:
   byte size within int64 (`checked_product`: a product with overflow
   detection); the interpreter's words (semantics/arrays.py);
 - `check_expand_shape`, `check_collapse_shape`: reshapes that fit their
-  source, as semantics/memref_ops.py checks them.
+  source, as semantics/memref_ops.py checks them;
+- `check_cast`: a `memref.cast` to static sizes, strides or an offset the
+  source's type leaves dynamic: the source has them.
 
 The loads and stores the loop lowerings make are in bounds once the extents
 they read are checked: with run-time checks on, they carry `IN_BOUNDS` (a
@@ -38,6 +40,8 @@ from xdsl.dialects.builtin import (
     IntegerType,
     MemRefType,
     NoneAttr,
+    StridedLayoutAttr,
+    TensorType,
 )
 from xdsl.ir import Attribute, SSAValue
 
@@ -208,16 +212,23 @@ def check_less_equal(
 
 
 def check_same_shape(
-    b: Builder, op_name: str, source: SSAValue, destination: SSAValue
+    b: Builder,
+    op_name: str,
+    source: SSAValue,
+    destination: SSAValue,
+    slice_sizes: Sequence[int | SSAValue] | None = None,
 ) -> None:
     """Assert two memrefs have the same shape, with `memref.copy`'s message:
-    "memref.copy: source of shape [4] and destination of shape [2] differ"."""
+    "memref.copy: source of shape [4] and destination of shape [2] differ";
+    or, given the `slice_sizes` of the subview `destination` is (a copy
+    made from an insert_slice), the interpreter's insert_slice message:
+    "tensor.insert_slice: source of shape [2] does not fill a slice of
+    sizes [3]"."""
     source_type, destination_type = source.type, destination.type
     assert isinstance(source_type, MemRefType)
     assert isinstance(destination_type, MemRefType)
     shapes = (source_type.get_shape(), destination_type.get_shape())
     conditions: list[SSAValue] = []
-    values: list[SSAValue] = []
     extents: list[list[SSAValue]] = [[], []]
     for dim, (size, other) in enumerate(zip(*shapes, strict=True)):
         if size != DYNAMIC_INDEX and other != DYNAMIC_INDEX:
@@ -233,11 +244,19 @@ def check_same_shape(
         conditions.append(b.insert(arith.CmpiOp(pair[0], pair[1], "eq")).result)
     if not conditions:
         return
-    values = [*extents[0], *extents[1]]
-    template = (
-        f"{op_name}: source of shape [{', '.join(map(_placeholder, shapes[0]))}] "
-        f"and destination of shape [{', '.join(map(_placeholder, shapes[1]))}] differ"
-    )
+    source_shape = ", ".join(map(_placeholder, shapes[0]))
+    if slice_sizes is not None:
+        values = [*extents[0], *_dynamic_of(slice_sizes)]
+        template = (
+            f"{op_name}: source of shape [{source_shape}] does not fill a slice of "
+            f"sizes {_list_template(slice_sizes)}"
+        )
+    else:
+        values = [*extents[0], *extents[1]]
+        template = (
+            f"{op_name}: source of shape [{source_shape}] and destination of "
+            f"shape [{', '.join(map(_placeholder, shapes[1]))}] differ"
+        )
     assert_that(b, all_of(b, conditions), template, values)
 
 
@@ -316,6 +335,16 @@ def check_slice(
         )
 
 
+def check_nonnegative(b: Builder, sizes: Sequence[SSAValue], message: str) -> None:
+    """Assert no size in `sizes` is negative (nothing if there are none),
+    failing with `message`, one `{}` per size."""
+    if not sizes:
+        return
+    zero = constant(b, 0)
+    nonnegative = [b.insert(arith.CmpiOp(size, zero, "sge")).result for size in sizes]
+    assert_that(b, all_of(b, nonnegative), message, sizes)
+
+
 def check_allocation(
     b: Builder,
     op_name: str,
@@ -332,17 +361,9 @@ def check_allocation(
     product per size, whose high half or sign bit set means overflow,
     unless some size is 0. Nothing when every size is static and fits."""
     template_shape = [_placeholder(size) for size in shape]
-    if dynamic_sizes:
-        zero = constant(b, 0)
-        nonnegative = [
-            b.insert(arith.CmpiOp(size, zero, "sge")).result for size in dynamic_sizes
-        ]
-        assert_that(
-            b,
-            all_of(b, nonnegative),
-            f"{op_name}: negative size in [{', '.join(template_shape)}]",
-            dynamic_sizes,
-        )
+    check_nonnegative(
+        b, dynamic_sizes, f"{op_name}: negative size in [{', '.join(template_shape)}]"
+    )
     static_bytes = element_bytes
     for size in shape:
         if size != DYNAMIC_INDEX:
@@ -432,17 +453,9 @@ def check_expand_shape(
     product computed with overflow detection), group by group. Groups
     whose sizes and source dimension are all static are the verifier's."""
     shape = _mixed(static_output_shape, output_sizes)
-    if output_sizes:
-        zero = constant(b, 0)
-        nonnegative = [
-            b.insert(arith.CmpiOp(size, zero, "sge")).result for size in output_sizes
-        ]
-        assert_that(
-            b,
-            all_of(b, nonnegative),
-            f"{op_name}: negative size in {_list_template(shape)}",
-            output_sizes,
-        )
+    check_nonnegative(
+        b, output_sizes, f"{op_name}: negative size in {_list_template(shape)}"
+    )
     extents = _extents(b, source)
     for group, extent in zip(groups, extents, strict=True):
         sizes = [shape[d] for d in group]
@@ -548,3 +561,154 @@ def check_collapse_shape(
             "not contiguous, so they cannot be collapsed without a copy",
             template_values,
         )
+
+
+def _static_or_dynamic(value: int | None) -> int:
+    return DYNAMIC_INDEX if value is None else value
+
+
+def _static(type_: MemRefType) -> list[int]:
+    """The strides of `type_`, `DYNAMIC_INDEX` for each dynamic one."""
+    return [_static_or_dynamic(stride) for stride in type_.get_strides() or ()]
+
+
+def _dynamic(value: int) -> bool:
+    return value == DYNAMIC_INDEX
+
+
+def check_cast(
+    b: Builder,
+    op_name: str,
+    source: SSAValue,
+    target: MemRefType,
+    as_tensor: bool = False,
+) -> None:
+    """Assert a `memref.cast`'s source has the static sizes, and (for a
+    strided target layout) the static strides and offset, its `target`
+    type claims where the source's type leaves them dynamic, as the
+    interpreter checks them (semantics/arrays.py's `check_fits_type`,
+    semantics/memref_ops.py's `check_cast_layout`): "memref.cast: the source has
+    shape [5], which does not fit memref<3xf32>". `as_tensor`: the cast was
+    a `tensor.cast`, whose message names the tensor type. Strides of unit
+    dimensions, and the layout of an empty view, are not compared."""
+    source_type = source.type
+    assert isinstance(source_type, MemRefType)
+    source_shape, target_shape = source_type.get_shape(), target.get_shape()
+    if any(
+        size == DYNAMIC_INDEX and want != DYNAMIC_INDEX
+        for size, want in zip(source_shape, target_shape, strict=True)
+    ):
+        extents = _extents(b, source)
+        conditions = [
+            b.insert(arith.CmpiOp(extent, constant(b, want), "eq")).result
+            for extent, want in zip(extents, target_shape, strict=True)
+            if isinstance(extent, SSAValue) and want != DYNAMIC_INDEX
+        ]
+        shown = (
+            TensorType(target.get_element_type(), target_shape) if as_tensor else target
+        )
+        assert_that(
+            b,
+            all_of(b, conditions),
+            f"{op_name}: the source has shape {_list_template(extents)}, which "
+            f"does not fit {shown}",
+            _dynamic_of(extents),
+        )
+    _check_cast_layout(b, op_name, source, target)
+
+
+def _times(b: Builder, lhs: int | SSAValue, rhs: int | SSAValue) -> int | SSAValue:
+    if isinstance(lhs, int) and isinstance(rhs, int):
+        return lhs * rhs
+    left = lhs if isinstance(lhs, SSAValue) else constant(b, lhs)
+    right = rhs if isinstance(rhs, SSAValue) else constant(b, rhs)
+    return b.insert(arith.MuliOp(left, right)).result
+
+
+def _check_cast_layout(
+    b: Builder, op_name: str, source: SSAValue, target: MemRefType
+) -> None:
+    """`check_cast`'s layout part: the static strides and offset of a
+    strided `target` layout, or (an identity `target` of a strided source)
+    row-major strides and offset 0, where the source's type leaves them
+    dynamic: "memref.cast: the source has strides [5, 1] and offset 2, which
+    do not fit memref<2x?xf32, strided<[5, 1], offset: 1>>"."""
+    source_type = source.type
+    assert isinstance(source_type, MemRefType)
+    source_shape, target_shape = source_type.get_shape(), target.get_shape()
+    if source_type.get_strides() is None or target.get_strides() is None:
+        return  # an affine map layout: not known
+    if 0 in source_shape:
+        return  # an empty view: any layout will do
+    source_strides = _static(source_type)
+    source_offset = _static_or_dynamic(source_type.get_offset())
+    row_major = isinstance(target.layout, NoneAttr)
+    if row_major and isinstance(source_type.layout, NoneAttr):
+        return  # both row-major
+    if not row_major and not isinstance(target.layout, StridedLayoutAttr):
+        return
+    target_strides = _static(target)
+    target_offset = 0 if row_major else _static_or_dynamic(target.get_offset())
+    dims = [
+        d
+        for d, (have, want) in enumerate(
+            zip(source_strides, target_strides, strict=True)
+        )
+        if target_shape[d] != 1
+        and (
+            (_dynamic(have) and not _dynamic(want))
+            or (row_major and (_dynamic(have) or _dynamic(want)))
+        )
+    ]
+    offset_checked = _dynamic(source_offset) and not _dynamic(target_offset)
+    if not dims and not offset_checked:
+        return
+    metadata = b.insert(memref.ExtractStridedMetaDataOp(source))
+    strides: list[int | SSAValue] = [
+        metadata.strides[d] if _dynamic(stride) else stride
+        for d, stride in enumerate(source_strides)
+    ]
+    offset: int | SSAValue = (
+        metadata.offset if _dynamic(source_offset) else source_offset
+    )
+    expected: list[int | SSAValue] = list(target_strides)
+    if row_major:
+        running: int | SSAValue = 1
+        extents = _extents(b, source)
+        for d in reversed(range(len(extents))):
+            expected[d] = running
+            running = _times(b, running, extents[d])
+
+    def value(v: int | SSAValue) -> SSAValue:
+        return v if isinstance(v, SSAValue) else constant(b, v)
+
+    conditions: list[SSAValue] = []
+    for d in dims:
+        fits = b.insert(arith.CmpiOp(value(strides[d]), value(expected[d]), "eq"))
+        fine = fits.result
+        if target_shape[d] == DYNAMIC_INDEX:
+            # A unit dimension's stride does not matter.
+            extent = b.insert(memref.DimOp(source, constant(b, d))).result
+            unit = b.insert(arith.CmpiOp(extent, constant(b, 1), "eq")).result
+            fine = b.insert(arith.OrIOp(fine, unit)).result
+        conditions.append(fine)
+    if offset_checked:
+        conditions.append(
+            b.insert(
+                arith.CmpiOp(value(offset), constant(b, target_offset), "eq")
+            ).result
+        )
+    fine = all_of(b, conditions)
+    for d, size in enumerate(source_shape):
+        if size == DYNAMIC_INDEX:  # an empty view: any layout will do
+            extent = b.insert(memref.DimOp(source, constant(b, d))).result
+            empty = b.insert(arith.CmpiOp(extent, constant(b, 0), "eq")).result
+            fine = b.insert(arith.OrIOp(fine, empty)).result
+    offset_template = "{}" if isinstance(offset, SSAValue) else str(offset)
+    assert_that(
+        b,
+        fine,
+        f"{op_name}: the source has strides {_list_template(strides)} and offset "
+        f"{offset_template}, which do not fit {target}",
+        [*_dynamic_of(strides), *_dynamic_of([offset])],
+    )

@@ -380,14 +380,19 @@ def check_fits_type(
 
 
 def check_index(
-    op: Operation, array: ShapedArray[Any], indices: Sequence[int]
+    op: Operation,
+    array: ShapedArray[Any],
+    indices: Sequence[int],
+    op_name: str | None = None,
 ) -> tuple[int, ...]:
-    """`indices` as a tuple, if they address an element of `array`."""
+    """`indices` as a tuple, if they address an element of `array`; the
+    message names `op_name` (by default `op`'s)."""
     if len(indices) != len(array.shape) or not all(
         0 <= i < size for i, size in zip(indices, array.shape, strict=True)
     ):
         raise InterpretationError(
-            f"{op.name}: index {list(indices)} is out of bounds of shape {array.shape}"
+            f"{op_name or op.name}: index {list(indices)} is out of bounds of "
+            f"shape {array.shape}"
         )
     return tuple(indices)
 

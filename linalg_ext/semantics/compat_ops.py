@@ -71,8 +71,10 @@ from linalg_ext.compat.tensor_ops import GenerateOp
 from linalg_ext.compat.vector_print import PUNCTUATION_TEXT, PrintOp
 from linalg_ext.semantics.arrays import (
     check_fits_type,
+    check_slice_bounds,
     destination_results,
     destinations,
+    kept_slice_dims,
     numpy_dtype,
     numpy_view,
     shaped_array,
@@ -307,24 +309,22 @@ class CompatOpFunctions(InterpreterFunctions):
         offsets = _mixed(op.static_offsets, values)
         sizes = _mixed(op.static_sizes, values)
         strides = _mixed(op.static_strides, values)
+        # The messages of tensor.insert_slice (and of the compiled checks).
+        check_slice_bounds(list(dest.shape), offsets, sizes, strides, op.name)
+        source_type = op.source.type
+        assert isinstance(source_type, TensorType)
+        kept = kept_slice_dims(
+            op.static_sizes.get_values(), source_type.get_shape(), op.name
+        )
+        if list(source.shape) != [sizes[d] for d in kept]:
+            raise InterpretationError(
+                f"{op.name}: source of shape {list(source.shape)} does not fill a "
+                f"slice of sizes {sizes}"
+            )
         positions = [
             offset + stride * np.arange(size)
             for offset, size, stride in zip(offsets, sizes, strides, strict=True)
         ]
-        for dim, (indices, extent) in enumerate(
-            zip(positions, dest.shape, strict=True)
-        ):
-            if indices.size and (indices.min() < 0 or indices.max() >= extent):
-                raise InterpretationError(
-                    f"'tensor.parallel_insert_slice' slice (offset {offsets[dim]}, "
-                    f"size {sizes[dim]}, stride {strides[dim]}) is out of bounds of "
-                    f"dimension #{dim} of extent {extent}"
-                )
-        if source.size != int(np.prod(sizes)):
-            raise InterpretationError(
-                f"'tensor.parallel_insert_slice' source of shape {list(source.shape)} "
-                f"does not fill a slice of sizes {sizes}"
-            )
         dest[np.ix_(*positions)] = source.reshape(sizes)
         return ()
 

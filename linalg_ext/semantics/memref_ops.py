@@ -25,12 +25,19 @@ tensors are not tracked; `bufferization.clone`'s are (its user frees them).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from math import prod
 from typing import Any
 
 from xdsl.dialects import bufferization, func, memref
-from xdsl.dialects.builtin import MemRefType
+from xdsl.dialects.builtin import (
+    DYNAMIC_INDEX,
+    MemRefType,
+    NoneAttr,
+    StridedLayoutAttr,
+    TensorType,
+)
 from xdsl.interpreter import (
     Interpreter,
     InterpreterFunctions,
@@ -43,6 +50,7 @@ from xdsl.interpreters.utils.ptr import RawPtr, TypedPtr
 from xdsl.ir import Operation
 from xdsl.utils.exceptions import InterpretationError
 
+from linalg_ext.dialect.runtime_check import reported_name
 from linalg_ext.semantics.arrays import (
     check_allocation,
     check_fits_type,
@@ -62,6 +70,58 @@ from linalg_ext.semantics.arrays import (
     strides_of,
 )
 from linalg_ext.semantics.fresh_buffers import fresh_buffer
+
+
+def check_cast_layout(
+    source: ShapedArray[Any],
+    source_type: MemRefType,
+    type_: MemRefType,
+    op_name: str,
+) -> None:
+    """The real strides and offset of `source` (of type `source_type`)
+    against the static ones of a cast's target `type_`: a strided layout's,
+    or, for an identity layout of a strided source, row-major strides and
+    offset 0. Strides of unit dimensions, and the layout of an empty view,
+    do not matter."""
+    if 0 in source.shape:
+        return
+    strides = strides_of(source)
+    pointer = source.data_ptr
+    offset = pointer.raw.offset // pointer.size
+    layout = type_.layout
+    if isinstance(layout, NoneAttr):
+        if isinstance(source_type.layout, NoneAttr):
+            return
+        fits = offset == 0 and is_contiguous(source.shape, strides)
+    elif isinstance(layout, StridedLayoutAttr):
+        want_strides, want_offset = type_.get_strides(), type_.get_offset()
+        fits = want_offset in (None, DYNAMIC_INDEX) or want_offset == offset
+        if want_strides is not None:
+            fits = fits and all(
+                want in (None, DYNAMIC_INDEX) or size == 1 or want == have
+                for size, have, want in zip(
+                    source.shape, strides, want_strides, strict=True
+                )
+            )
+    else:
+        return
+    if not fits:
+        raise InterpretationError(
+            f"{op_name}: the source has strides {strides} and offset {offset}, "
+            f"which do not fit {type_}"
+        )
+
+
+def _slice_sizes(view: memref.SubviewOp, shape: Sequence[int]) -> list[int]:
+    """The sizes of the (rank-reduced) subview `view` whose run-time shape is
+    `shape`, its dropped unit dimensions included."""
+    sizes = list(view.static_sizes.get_values())
+    result_type = view.result.type
+    assert isinstance(result_type, MemRefType)
+    kept = kept_slice_dims(sizes, result_type.get_shape(), view.name)
+    for dim, size in zip(kept, shape, strict=True):
+        sizes[dim] = size
+    return sizes
 
 
 def _moved(pointer: TypedPtr[Any], elements: int) -> TypedPtr[Any]:
@@ -249,7 +309,7 @@ class MemRefOpFunctions(InterpreterFunctions):
     ) -> PythonValues:
         source, *indices = args
         _check_live(interpreter, op, source)
-        return (source.load(check_index(op, source, indices)),)
+        return (source.load(check_index(op, source, indices, reported_name(op))),)
 
     @impl(memref.StoreOp)
     def run_store(
@@ -257,7 +317,8 @@ class MemRefOpFunctions(InterpreterFunctions):
     ) -> PythonValues:
         value, destination, *indices = args
         _check_live(interpreter, op, destination)
-        destination.store(check_index(op, destination, indices), value)
+        index = check_index(op, destination, indices, reported_name(op))
+        destination.store(index, value)
         return ()
 
     @impl(memref.DimOp)
@@ -275,7 +336,16 @@ class MemRefOpFunctions(InterpreterFunctions):
         (source,) = args
         _check_live(interpreter, op, source)
         if isinstance(op.dest.type, MemRefType):
-            check_fits_type(source.shape, op.dest.type, op.name, "the source")
+            name = reported_name(op)
+            target = op.dest.type
+            shown = (  # made from a tensor.cast: its message
+                TensorType(target.get_element_type(), target.get_shape())
+                if name.startswith("tensor.")
+                else target
+            )
+            check_fits_type(source.shape, shown, name, "the source")
+            if isinstance(op.source.type, MemRefType):
+                check_cast_layout(source, op.source.type, target, name)
         return (source,)
 
     @impl(memref.RankOp)
@@ -320,6 +390,15 @@ class MemRefOpFunctions(InterpreterFunctions):
         source, destination = args
         _check_live(interpreter, op, source, destination)
         if list(source.shape) != list(destination.shape):
+            name = reported_name(op)
+            view = op.destination.owner
+            if name != op.name and isinstance(view, memref.SubviewOp):
+                # Made from an insert_slice into this subview: its message.
+                sizes = _slice_sizes(view, destination.shape)
+                raise InterpretationError(
+                    f"{name}: source of shape {source.shape} does not fill a slice "
+                    f"of sizes {sizes}"
+                )
             raise InterpretationError(
                 f"{op.name}: source of shape {source.shape} and destination of "
                 f"shape {destination.shape} differ"
@@ -335,7 +414,7 @@ class MemRefOpFunctions(InterpreterFunctions):
         source, *values = args
         _check_live(interpreter, op, source)
         offsets, sizes, strides = slice_operands(op, values)
-        check_slice_bounds(source.shape, offsets, sizes, strides, op.name)
+        check_slice_bounds(source.shape, offsets, sizes, strides, reported_name(op))
         source_strides = strides_of(source)
         first = sum(o * s for o, s in zip(offsets, source_strides, strict=True))
         kept = kept_slice_dims(
@@ -355,12 +434,13 @@ class MemRefOpFunctions(InterpreterFunctions):
     ) -> PythonValues:
         source, *dynamic_sizes = args
         _check_live(interpreter, op, source)
+        name = reported_name(op)
         shape = fill_dynamic(
-            op.static_output_shape.get_values(), dynamic_sizes, op.name, "sizes"
+            op.static_output_shape.get_values(), dynamic_sizes, name, "sizes"
         )
-        check_sizes(shape, op.name)
+        check_sizes(shape, name)
         groups = reassociation_groups(op.reassociation)
-        check_groups(groups, shape, source.shape, op.name)
+        check_groups(groups, shape, source.shape, name)
         # Splitting a dimension of stride s into sizes (.., b, c) gives
         # strides (.., c*s, s): always possible, whatever the source layout.
         strides = [0] * len(shape)

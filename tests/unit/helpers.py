@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import io
 from pathlib import Path
+from typing import Any
 
+import pytest
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.parser import Parser
 from xdsl.printer import Printer
@@ -75,3 +77,23 @@ def print_for_mlir_opt(module: ModuleOp) -> str:
     linalg_ext ops, which only the generic form (with
     --allow-unregistered-dialect) lets it skip over."""
     return print_module(module, generic=has_linalg_ext(module))
+
+
+def interpreter_error(module: ModuleOp, name: str, inputs: list[Any]) -> str:
+    """The message of the `InterpretationError` running `name` raises."""
+    from xdsl.utils.exceptions import InterpretationError
+
+    from linalg_ext.running import run_function
+
+    with pytest.raises(InterpretationError) as error:
+        run_function(module, name, inputs)
+    return str(error.value)
+
+
+def jit_error(compiled: Any, name: str, inputs: list[Any]) -> str:
+    """The message of the `JitError` calling compiled `name` raises."""
+    from linalg_ext.jit.compiled import JitError
+
+    with pytest.raises(JitError) as error:
+        compiled[name](*inputs)
+    return str(error.value)

@@ -12,14 +12,11 @@ Also: `bufferization.alloc_tensor` is a fresh buffer, filled as
 
 from __future__ import annotations
 
-from typing import Any
-
 import numpy as np
 import pytest
 from xdsl.dialects.builtin import ModuleOp
-from xdsl.utils.exceptions import InterpretationError
 
-from helpers import parse_module, print_module
+from helpers import interpreter_error, jit_error, parse_module, print_module
 from linalg_ext.checking import describe_uninitialised_reads, uninitialised_reads
 from linalg_ext.jit import compile_module
 from linalg_ext.jit.compiled import JitError, JitModule
@@ -129,18 +126,6 @@ def compiled(plain: ModuleOp) -> JitModule:
     return compile_module(plain.clone())
 
 
-def _interpreter_error(module: ModuleOp, name: str, inputs: list[Any]) -> str:
-    with pytest.raises(InterpretationError) as error:
-        run_function(module, name, inputs)
-    return str(error.value)
-
-
-def _jit_error(compiled: JitModule, name: str, inputs: list[Any]) -> str:
-    with pytest.raises(JitError) as error:
-        compiled[name](*inputs)
-    return str(error.value)
-
-
 @pytest.mark.parametrize("case", CASES)
 def test_interpreter_checked_and_compiled_agree(
     case: str, plain: ModuleOp, compiled: JitModule
@@ -148,9 +133,9 @@ def test_interpreter_checked_and_compiled_agree(
     name, failing, message, valid = CASES[case]
     checked = plain.clone()
     apply_pipeline("insert-runtime-checks", checked)
-    assert _interpreter_error(plain, name, failing) == message
-    assert _interpreter_error(checked, name, failing) == message
-    assert _jit_error(compiled, name, failing) == message
+    assert interpreter_error(plain, name, failing) == message
+    assert interpreter_error(checked, name, failing) == message
+    assert jit_error(compiled, name, failing) == message
     # The process goes on, and valid sizes give the program's result.
     expected = run_function(plain, name, valid).results[0]
     assert run_function(checked, name, valid).results[0] == expected
@@ -161,9 +146,9 @@ def test_a_zero_size_makes_any_other_size_fine(plain: ModuleOp, compiled: JitMod
     """0 bytes whatever the other size: no overflow, as the interpreter
     says (then the store is out of bounds of the empty buffer)."""
     for sizes in ([0, 1 << 62], [1 << 62, 0]):
-        message = _interpreter_error(plain, "alloc", sizes)
+        message = interpreter_error(plain, "alloc", sizes)
         assert message.startswith("memref.store: index [0, 2, 0] is out of bounds")
-        assert _jit_error(compiled, "alloc", sizes) == message
+        assert jit_error(compiled, "alloc", sizes) == message
 
 
 def test_too_large_for_memory_is_malloc_failing(plain: ModuleOp, compiled: JitModule):
@@ -172,8 +157,8 @@ def test_too_large_for_memory_is_malloc_failing(plain: ModuleOp, compiled: JitMo
     the bytes."""
     sizes = [1 << 58, 2]  # 3 * 4 * 2**59 bytes = 6 EiB
     message = f"memref.alloc: cannot allocate {12 * (1 << 59)} bytes"
-    assert _interpreter_error(plain, "alloc", sizes) == message
-    assert _jit_error(compiled, "alloc", sizes) == message
+    assert interpreter_error(plain, "alloc", sizes) == message
+    assert jit_error(compiled, "alloc", sizes) == message
     assert compiled["alloc"](2, 2) == np.float32(1.5)
 
 
@@ -190,11 +175,11 @@ func.func @static() -> f32 {
 def test_a_static_shape_beyond_int64_always_fails():
     module = parse_module(STATIC)
     message = "memref.alloc: " + OVERFLOW.format("4611686018427387904, 2", 4)
-    assert _interpreter_error(module, "static", []) == message
+    assert interpreter_error(module, "static", []) == message
     checked = module.clone()
     apply_pipeline("insert-runtime-checks", checked)
     assert f'"{message}"' in print_module(checked)
-    assert _interpreter_error(checked, "static", []) == message
+    assert interpreter_error(checked, "static", []) == message
     # Compiled, the lowering cannot even write the size as an i64 constant:
     # refused at compile time, as a JitError too.
     with pytest.raises(JitError):

@@ -383,7 +383,10 @@ def test_forall_dynamic_bounds_strides_and_two_outputs():
 
 def test_forall_slice_out_of_bounds_is_an_interpretation_error():
     # The last iteration writes [3, 4], past the end of a tensor<4xi32>.
-    with pytest.raises(InterpretationError, match="out of bounds of dimension #0"):
+    with pytest.raises(
+        InterpretationError,
+        match="slice of dimension 0 .* is out of bounds of its size 4",
+    ):
         run(FORALL, "out_of_bounds", np.zeros(4, np.int32), np.ones(2, np.int32))
 
 

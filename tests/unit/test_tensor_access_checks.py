@@ -3,10 +3,12 @@ interpreter gives for the tensor op (issue 16).
 
 One-shot-bufferize turns `tensor.extract` / `tensor.insert` into a
 `memref.load` / `memref.store`, and a checked `extract_slice` /
-`insert_slice` into a `memref.subview` (a checked `expand_shape` into a
-`memref.expand_shape`), each marked with the discardable
-attribute `rtcheck.origin` naming the tensor op; `insert-runtime-checks`
-reports a failed bounds check under that name. So the JIT's `JitError`
+`insert_slice` / `parallel_insert_slice` into a `memref.subview` (and the
+`memref.copy` into it), a checked `expand_shape` into a
+`memref.expand_shape` and a checked `cast` into a `memref.cast`, each
+marked with the discardable attribute `rtcheck.origin` naming the tensor
+op; `insert-runtime-checks` (and the interpreter running the bufferized
+program) report a failure under that name. So the JIT's `JitError`
 says "tensor.extract: index [5] ..." as the interpreter does, not
 "memref.load: index [5] ...".
 """
@@ -21,14 +23,12 @@ import numpy as np
 import pytest
 from xdsl.dialects import memref
 from xdsl.dialects.builtin import ModuleOp, StringAttr
-from xdsl.utils.exceptions import InterpretationError
 
-from helpers import parse_module, print_module
-from linalg_ext.bufferization.models.tensor import RTCHECK_ORIGIN
+from helpers import interpreter_error, parse_module, print_module
 from linalg_ext.context import make_context
+from linalg_ext.dialect.runtime_check import ORIGIN
 from linalg_ext.jit import compile_module
 from linalg_ext.jit.compiled import JitError
-from linalg_ext.passes.insert_runtime_checks import ORIGIN
 from linalg_ext.passes.one_shot_bufferize import OneShotBufferizePass
 from linalg_ext.running import run_function
 
@@ -58,6 +58,22 @@ func.func @expand_shape(%t: tensor<?xf32>, %n: index) -> tensor<2x?xf32> {
 }
 func.func @insert_slice(%s: tensor<2xf32>, %t: tensor<4xf32>, %i: index) -> tensor<4xf32> {
   %r = tensor.insert_slice %s into %t[%i] [2] [1] : tensor<2xf32> into tensor<4xf32>
+  return %r : tensor<4xf32>
+}
+func.func @cast(%t: tensor<?xf32>) -> tensor<3xf32> {
+  %r = tensor.cast %t : tensor<?xf32> to tensor<3xf32>
+  return %r : tensor<3xf32>
+}
+func.func @insert_slice_fill(%s: tensor<?xf32>, %t: tensor<4xf32>, %n: index) -> tensor<4xf32> {
+  %r = tensor.insert_slice %s into %t[0] [%n] [1] : tensor<?xf32> into tensor<4xf32>
+  return %r : tensor<4xf32>
+}
+func.func @parallel_insert(%s: tensor<2xf32>, %t: tensor<4xf32>, %i: index) -> tensor<4xf32> {
+  %r = scf.forall (%k) in (1) shared_outs(%o = %t) -> (tensor<4xf32>) {
+    scf.forall.in_parallel {
+      tensor.parallel_insert_slice %s into %o[%i] [2] [1] : tensor<2xf32> into tensor<4xf32>
+    }
+  }
   return %r : tensor<4xf32>
 }
 """
@@ -111,6 +127,25 @@ SLICE_CASES: dict[str, tuple[str, list[Any], list[Any], str]] = {
         "tensor.insert_slice: slice of dimension 0 (offset 3, size 2, stride 1) "
         "is out of bounds of its size 4",
     ),
+    "cast": (
+        "cast",
+        [np.ones(5, f32)],
+        [np.arange(3, dtype=f32)],
+        "tensor.cast: the source has shape [5], which does not fit tensor<3xf32>",
+    ),
+    "insert_slice source too small": (
+        "insert_slice_fill",
+        [np.ones(2, f32), np.zeros(4, f32), 3],
+        [np.ones(3, f32), np.zeros(4, f32), 3],
+        "tensor.insert_slice: source of shape [2] does not fill a slice of sizes [3]",
+    ),
+    "parallel_insert_slice": (
+        "parallel_insert",
+        [np.ones(2, f32), np.zeros(4, f32), 3],
+        [np.ones(2, f32), np.zeros(4, f32), 2],
+        "tensor.parallel_insert_slice: slice of dimension 0 (offset 3, size 2, "
+        "stride 1) is out of bounds of its size 4",
+    ),
 }
 
 
@@ -133,17 +168,11 @@ def compiled(plain: ModuleOp) -> Any:
     return compile_module(plain, runtime_checks=True)
 
 
-def _interpreter_error(module: ModuleOp, name: str, inputs: list[Any]) -> str:
-    with pytest.raises(InterpretationError) as error:
-        run_function(module, name, inputs)
-    return str(error.value)
-
-
 def _check_compiled(
     case: tuple[str, list[Any], list[Any], str], plain: ModuleOp, compiled: Any
 ) -> None:
     name, failing, valid, message = case
-    assert _interpreter_error(plain, name, failing) == message
+    assert interpreter_error(plain, name, failing) == message
     with pytest.raises(JitError) as error:
         compiled[name](*failing)
     assert str(error.value).endswith(message)
@@ -151,10 +180,6 @@ def _check_compiled(
     expected = run_function(plain, name, valid)
     result, _ = compiled[name].call(*valid)
     np.testing.assert_array_equal(np.asarray(result), np.asarray(expected.results[0]))
-
-
-def test_the_attribute_is_the_one_the_check_pass_reads():
-    assert RTCHECK_ORIGIN == ORIGIN
 
 
 def test_bufferized_accesses_name_their_tensor_op(bufferized: ModuleOp):
@@ -169,6 +194,9 @@ def test_bufferized_accesses_name_their_tensor_op(bufferized: ModuleOp):
         ("memref.subview", "tensor.extract_slice"),
         ("memref.subview", "tensor.insert_slice"),
         ("memref.expand_shape", "tensor.expand_shape"),
+        ("memref.cast", "tensor.cast"),
+        ("memref.subview", "tensor.parallel_insert_slice"),
+        ("memref.copy", "tensor.insert_slice"),
     }
 
 
@@ -197,17 +225,23 @@ def test_compiled_access_fails_with_the_interpreters_message(
     _check_compiled(CASES[case], plain, compiled)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="insert-runtime-checks' CheckSubview and CheckExpandShape do not read "
-    "rtcheck.origin yet (they report 'memref.subview: ...'); remove this mark "
-    "once they do",
-)
 @pytest.mark.parametrize("case", SLICE_CASES)
 def test_compiled_slice_fails_with_the_interpreters_message(
     case: str, plain: ModuleOp, compiled: Any
 ):
     _check_compiled(SLICE_CASES[case], plain, compiled)
+
+
+@pytest.mark.parametrize("case", [*CASES, *SLICE_CASES])
+def test_interpreted_bufferized_program_fails_with_the_same_message(
+    case: str, plain: ModuleOp, bufferized: ModuleOp
+):
+    """The interpreter reads `rtcheck.origin` too: the bufferized program
+    refuses what the tensor program refuses, with the same message (so
+    linalg-ext-check over one-shot-bufferize sees agreement)."""
+    name, failing, _, message = {**CASES, **SLICE_CASES}[case]
+    assert interpreter_error(plain, name, failing) == message
+    assert interpreter_error(bufferized, name, failing) == message
 
 
 @pytest.mark.skipif(
@@ -221,5 +255,6 @@ def test_mlir_opt_reads_the_marked_output(bufferized: ModuleOp):
     )
     assert done.returncode == 0, done.stderr
     marks = text.count('rtcheck.origin = "tensor.')
-    assert marks == 6  # two extracts, an insert, two slices, an expansion
+    # Two extracts, an insert, four subviews, an expansion, a cast, a copy.
+    assert marks == 10
     assert done.stdout.count('rtcheck.origin = "tensor.') == marks

@@ -12,11 +12,10 @@ from typing import Any
 import numpy as np
 import pytest
 from xdsl.dialects.builtin import ModuleOp
-from xdsl.utils.exceptions import InterpretationError
 
-from helpers import parse_module, print_module
+from helpers import interpreter_error, jit_error, parse_module, print_module
 from linalg_ext.jit import compile_module
-from linalg_ext.jit.compiled import JitError, JitModule
+from linalg_ext.jit.compiled import JitModule
 from linalg_ext.pipelines import apply_pipeline
 from linalg_ext.running import run_function
 
@@ -52,6 +51,28 @@ func.func @collapse_dynamic_stride(%a: memref<4x?xf32>, %w: index) -> f32 {
   %x = memref.load %v[%last] : memref<?xf32, strided<[?]>>
   return %x : f32
 }
+func.func @cast_shape(%a: memref<?x4xf32>) -> f32 {
+  %v = memref.cast %a : memref<?x4xf32> to memref<3x4xf32>
+  %c2 = arith.constant 2 : index
+  %x = memref.load %v[%c2, %c2] : memref<3x4xf32>
+  return %x : f32
+}
+func.func @cast_layout(%a: memref<4x?xf32>, %w: index, %o: index) -> f32 {
+  %s = memref.subview %a[0, %o] [2, %w] [1, 1] : memref<4x?xf32> to memref<2x?xf32, strided<[?, 1], offset: ?>>
+  %v = memref.cast %s : memref<2x?xf32, strided<[?, 1], offset: ?>> to memref<2x?xf32, strided<[5, 1], offset: 1>>
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %x = memref.load %v[%c1, %c0] : memref<2x?xf32, strided<[5, 1], offset: 1>>
+  return %x : f32
+}
+func.func @cast_identity(%a: memref<4x6xf32>, %o: index, %w: index) -> f32 {
+  %s = memref.subview %a[0, %o] [2, %w] [1, 1] : memref<4x6xf32> to memref<2x?xf32, strided<[6, 1], offset: ?>>
+  %v = memref.cast %s : memref<2x?xf32, strided<[6, 1], offset: ?>> to memref<2x?xf32>
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %x = memref.load %v[%c1, %c0] : memref<2x?xf32>
+  return %x : f32
+}
 """
 
 f32 = np.float32
@@ -69,6 +90,8 @@ NOT_CONTIGUOUS = (
     "memref.collapse_shape: dimensions {} of a view of shape {} and strides {} "
     "are not contiguous, so they cannot be collapsed without a copy"
 )
+
+CAST_TARGET = "memref<2x?xf32, strided<[5, 1], offset: 1>>"
 
 # name -> (function, failing inputs, expected message, valid inputs)
 CASES: dict[str, tuple[str, Any, str, Any]] = {
@@ -110,6 +133,40 @@ CASES: dict[str, tuple[str, Any, str, Any]] = {
         NOT_CONTIGUOUS.format("[0, 1]", "[2, 3]", "[5, 1]"),
         lambda: [_rows(), 5],
     ),
+    "cast to a static size": (
+        "cast_shape",
+        lambda: [np.ones((5, 4), f32)],
+        "memref.cast: the source has shape [5, 4], which does not fit memref<3x4xf32>",
+        lambda: [np.arange(12, dtype=f32).reshape(3, 4)],
+    ),
+    "cast to a static offset": (
+        "cast_layout",
+        lambda: [_rows(), 3, 2],
+        "memref.cast: the source has strides [5, 1] and offset 2, which do not "
+        f"fit {CAST_TARGET}",
+        lambda: [_rows(), 3, 1],
+    ),
+    "cast to a static stride": (
+        "cast_layout",
+        lambda: [np.arange(24, dtype=f32).reshape(4, 6), 3, 1],
+        "memref.cast: the source has strides [6, 1] and offset 1, which do not "
+        f"fit {CAST_TARGET}",
+        lambda: [_rows(), 4, 1],
+    ),
+    "cast to an identity layout from an offset": (
+        "cast_identity",
+        lambda: [np.ones((4, 6), f32), 2, 4],
+        "memref.cast: the source has strides [6, 1] and offset 2, which do not "
+        "fit memref<2x?xf32>",
+        lambda: [np.arange(24, dtype=f32).reshape(4, 6), 0, 6],
+    ),
+    "cast to an identity layout of a narrower view": (
+        "cast_identity",
+        lambda: [np.ones((4, 6), f32), 0, 3],
+        "memref.cast: the source has strides [6, 1] and offset 0, which do not "
+        "fit memref<2x?xf32>",
+        lambda: [np.arange(24, dtype=f32).reshape(4, 6), 0, 6],
+    ),
 }
 
 
@@ -130,26 +187,14 @@ def compiled(plain: ModuleOp) -> JitModule:
     return compile_module(plain.clone())
 
 
-def _interpreter_error(module: ModuleOp, name: str, inputs: list[Any]) -> str:
-    with pytest.raises(InterpretationError) as error:
-        run_function(module, name, inputs)
-    return str(error.value)
-
-
-def _jit_error(compiled: JitModule, name: str, inputs: list[Any]) -> str:
-    with pytest.raises(JitError) as error:
-        compiled[name](*inputs)
-    return str(error.value)
-
-
 @pytest.mark.parametrize("case", CASES)
 def test_interpreter_checked_and_compiled_agree(
     case: str, plain: ModuleOp, checked: ModuleOp, compiled: JitModule
 ):
     name, failing, message, valid = CASES[case]
-    assert _interpreter_error(plain, name, failing()) == message
-    assert _interpreter_error(checked, name, failing()) == message
-    assert _jit_error(compiled, name, failing()) == message
+    assert interpreter_error(plain, name, failing()) == message
+    assert interpreter_error(checked, name, failing()) == message
+    assert jit_error(compiled, name, failing()) == message
     expected = run_function(plain, name, valid()).results[0]
     assert run_function(checked, name, valid()).results[0] == expected
     assert compiled[name](*valid()) == expected
@@ -170,9 +215,9 @@ def test_an_empty_group_collapses_whatever_its_strides(
     plain: ModuleOp, compiled: JitModule
 ):
     # Then the load of element -1 is the error, on both.
-    message = _interpreter_error(plain, "collapse", [_cube(), 2, 0, 3])
+    message = interpreter_error(plain, "collapse", [_cube(), 2, 0, 3])
     assert message == "memref.load: index [-1] is out of bounds of shape [0]"
-    assert _jit_error(compiled, "collapse", [_cube(), 2, 0, 3]) == message
+    assert jit_error(compiled, "collapse", [_cube(), 2, 0, 3]) == message
 
 
 def test_row_major_reshapes_need_no_check():

@@ -49,9 +49,8 @@ from linalg_ext.bufferization.interface import (
 from linalg_ext.bufferization.layouts import fully_dynamic_memref
 from linalg_ext.bufferization.models.func import retype_arguments
 from linalg_ext.bufferization.models.tensor import (
+    copy_into_slice,
     covers_destination,
-    make_subview,
-    same_subview,
 )
 from linalg_ext.compat.forall_ops import ForallOp, InParallelOp, ParallelInsertSliceOp
 
@@ -524,9 +523,7 @@ class ParallelInsertSliceOpModel(BufferizableOpModel):
         Rewriter.insert_op(op, InsertPoint.before(in_parallel))
         destination = bufferizer.buffer(op.dest)
         source = bufferizer.buffer(op.source)
-        if not same_subview(source, destination, op):
-            view = make_subview(bufferizer, destination, op, tensor_type_of(op.source))
-            bufferizer.copy(source, view)
+        copy_into_slice(bufferizer, source, destination, op)
         bufferizer.erase(op)
 
 

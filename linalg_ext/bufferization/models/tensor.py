@@ -5,10 +5,12 @@
 `insert_slice` write into their destination's buffer; `extract` and `dim`
 only read.
 
-The loads, stores, subviews and expansions made from `extract`, `insert`,
-`extract_slice`, `insert_slice` and `expand_shape` (the last three where
-checked at run time: something dynamic) carry the discardable attribute
-`rtcheck.origin` naming their tensor op: `insert-runtime-checks` then
+The loads, stores, subviews, expansions, casts and copies made from
+`extract`, `insert`, `extract_slice`, `insert_slice`,
+`parallel_insert_slice`, `expand_shape` and `cast` (all but the first two
+where checked at run time: something dynamic) carry the discardable
+attribute `rtcheck.origin` (linalg_ext/dialect/runtime_check.py's `ORIGIN`)
+naming their tensor op: `insert-runtime-checks` then
 reports a bounds violation under that name, with the text the interpreter
 gives for the tensor op (e.g. "tensor.extract: index [5] is out of bounds
 of shape [3]" rather than "memref.load: ...")."""
@@ -36,17 +38,13 @@ from linalg_ext.bufferization.layouts import (
     subview_type,
 )
 from linalg_ext.compat.forall_ops import ParallelInsertSliceOp
+from linalg_ext.dialect.runtime_check import ORIGIN
 from linalg_ext.semantics.arrays import kept_slice_dims, reassociation_groups
-
-RTCHECK_ORIGIN = "rtcheck.origin"
-"""The discardable attribute naming the tensor op a load, store or subview
-was made from; `insert-runtime-checks` (its `ORIGIN`) reads it for the name
-its bounds-check messages give."""
 
 
 def mark_origin(access: Operation, origin: Operation) -> Operation:
     """Mark `access` (a load, store or subview) as made from `origin`."""
-    access.attributes[RTCHECK_ORIGIN] = StringAttr(origin.name)
+    access.attributes[ORIGIN] = StringAttr(origin.name)
     return access
 
 
@@ -129,6 +127,16 @@ class CastOpModel(ViewModel):
         assert isinstance(op, tensor.CastOp)
         memref_type = bufferizer.buffer_type(op.dest)
         cast = memref.CastOp.get(bufferizer.buffer(op.source), memref_type)
+        if any(
+            size == DYNAMIC_INDEX and want != DYNAMIC_INDEX
+            for size, want in zip(
+                tensor_type_of(op.source).get_shape(),
+                memref_type.get_shape(),
+                strict=True,
+            )
+        ):
+            # Checked at run time (the source must have the static sizes).
+            mark_origin(cast, op)
         bufferizer.insert(cast)
         bufferizer.replace_op(op, [cast.results[0]])
 
@@ -246,9 +254,8 @@ def make_subview(
     checked = (
         op.offsets or op.sizes or op.strides or DYNAMIC_INDEX in source_type.get_shape()
     )
-    if checked and isinstance(op, tensor.ExtractSliceOp | tensor.InsertSliceOp):
+    if checked:
         # Checked at run time: the interpreter's message names the tensor op.
-        # (parallel_insert_slice's message has another form.)
         mark_origin(subview, op)
     bufferizer.insert(subview)
     return subview.result
@@ -306,6 +313,27 @@ def covers_destination(op: tensor.InsertSliceOp | ParallelInsertSliceOp) -> bool
     )
 
 
+def copy_into_slice(
+    bufferizer: BufferizerServices,
+    source: SSAValue,
+    destination: SSAValue,
+    op: tensor.InsertSliceOp | ParallelInsertSliceOp,
+) -> None:
+    """Copy `source` into the subview of `destination` that `op` names
+    (nothing if `source` already is it). A copy whose shapes are checked at
+    run time (the source must fill the slice) names `op`."""
+    if same_subview(source, destination, op):
+        return
+    view = make_subview(bufferizer, destination, op, tensor_type_of(op.source))
+    copy = memref.CopyOp(source, view)
+    view_type = view.type
+    assert isinstance(view_type, MemRefType)
+    shapes = (*tensor_type_of(op.source).get_shape(), *view_type.get_shape())
+    if DYNAMIC_INDEX in shapes:
+        mark_origin(copy, op)
+    bufferizer.insert(copy)
+
+
 class WritesDestinationModel(BufferizableOpModel):
     """An op that writes its operand #1 (the destination) and returns it."""
 
@@ -336,9 +364,7 @@ class InsertSliceOpModel(WritesDestinationModel):
         assert isinstance(op, tensor.InsertSliceOp)
         destination = bufferizer.buffer(op.dest)
         source = bufferizer.buffer(op.source)
-        if not same_subview(source, destination, op):
-            view = make_subview(bufferizer, destination, op, tensor_type_of(op.source))
-            bufferizer.copy(source, view)
+        copy_into_slice(bufferizer, source, destination, op)
         bufferizer.replace_op(op, [destination])
 
 

@@ -132,7 +132,7 @@ func.func @layout_promoted(%x: tensor<4xf32>, %c: i1) -> tensor<4xf32> {
 // CHECK-NEXT:      %3 = scf.if %c -> (memref<4xf32, strided<[?], offset: ?>>) {
 // CHECK-NEXT:        linalg.add ins(%t, %x : {{.*}}) outs(%t : memref<4xf32, strided<[?], offset: ?>>)
 // CHECK-NEXT:        %4 = "memref.cast"(%t) : (memref<4xf32, strided<[?], offset: ?>>) -> memref<?xf32, strided<[?], offset: ?>>
-// CHECK-NEXT:        %5 = "memref.cast"(%4) : (memref<?xf32, strided<[?], offset: ?>>) -> memref<4xf32, strided<[?], offset: ?>>
+// CHECK-NEXT:        %5 = "memref.cast"(%4) {rtcheck.origin = "tensor.cast"} : (memref<?xf32, strided<[?], offset: ?>>) -> memref<4xf32, strided<[?], offset: ?>>
 // CHECK-NEXT:        scf.yield %5
 // CHECK-NOT:     memref.copy
 // CHECK:         func.return %2

@@ -61,7 +61,7 @@ func.func @into_empty(%x: tensor<8x16xf32>) -> tensor<8x16xf32> {
 // CHECK-NEXT:      %1 = memref.subview %x[%off, 0] [2, 16] [1, 1]
 // CHECK-NEXT:      %2 = memref.alloc() {alignment = 64 : i64} : memref<2x16xf32>
 // CHECK-NEXT:      linalg.exp ins(%1 : {{.*}}) outs(%2 : memref<2x16xf32>)
-// CHECK-NEXT:      %3 = memref.subview %0[%off, 0] [2, 16] [1, 1] : memref<8x16xf32> to memref<2x16xf32, strided<[16, 1], offset: ?>>
+// CHECK-NEXT:      %3 = memref.subview %0[%off, 0] [2, 16] [1, 1] {rtcheck.origin = "tensor.parallel_insert_slice"} : memref<8x16xf32> to memref<2x16xf32, strided<[16, 1], offset: ?>>
 // CHECK-NEXT:      "memref.copy"(%2, %3)
 // CHECK-NEXT:    }
 // CHECK-NEXT:    func.return %0 : memref<8x16xf32>
