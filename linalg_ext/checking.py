@@ -43,7 +43,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Literal
 
 import numpy as np
 from xdsl.dialects import func
@@ -54,12 +54,16 @@ from xdsl.dialects.builtin import (
     UnrankedMemRefType,
 )
 from xdsl.ir import Operation
-from xdsl.passes import ModulePass, PassPipeline
-from xdsl.utils.exceptions import DiagnosticException, InterpretationError
+from xdsl.passes import ModulePass
+from xdsl.utils.exceptions import (
+    DiagnosticException,
+    InterpretationError,
+    VerifyException,
+)
 
 from linalg_ext.comparison import compare_values, first_difference
 from linalg_ext.context import make_context
-from linalg_ext.diagnostics import source_location
+from linalg_ext.diagnostics import failing_op, source_location
 from linalg_ext.pipelines import PipelineError, first_line, parse_pipeline
 from linalg_ext.running import (
     DEFAULT_DIM_SIZE,
@@ -96,8 +100,40 @@ disagreement is then traced to its reads."""
 
 class CheckError(Exception):
     """The check cannot start: an input that does not verify, a bad pipeline,
-    a pipeline that fails, an unknown function or backend, a bad value range,
-    a module that does not compile."""
+    a pipeline that fails (`PipelineFailed`), an unknown function or backend,
+    a bad value range, a module that does not compile. `location`: the
+    (file, line, column) of the op it is about, when known."""
+
+    def __init__(self, message: str, location: tuple[str, int, int] | None = None):
+        super().__init__(message)
+        self.message = message
+        self.location = location
+
+
+PipelineOutcome = Literal["refused", "invalid", "internal"]
+
+
+class PipelineFailed(CheckError):
+    """The pipeline failed on the module: a pass `refused` it (raised a
+    diagnostic, e.g. `OpPassFailed`: the message is the pass's, as
+    `linalg-ext-opt` gives it, and `location` is its op's), left it
+    `invalid` (its output does not verify, or a pass raised a
+    `VerifyException`), or raised an exception nobody meant to raise
+    (`internal`: the message names the exception's class; `__cause__` is
+    the exception). `pass_name`: the pass that failed (None when the whole
+    pipeline's output does not verify)."""
+
+    def __init__(
+        self,
+        message: str,
+        location: tuple[str, int, int] | None = None,
+        *,
+        outcome: PipelineOutcome = "refused",
+        pass_name: str | None = None,
+    ):
+        super().__init__(message, location)
+        self.outcome: PipelineOutcome = outcome
+        self.pass_name = pass_name
 
 
 @dataclass
@@ -519,6 +555,67 @@ def _trial_inputs(
     return makers
 
 
+def _location_of(op: Operation | None) -> tuple[str, int, int] | None:
+    return source_location(op) if op is not None else None
+
+
+def _apply_pipeline(passes: Sequence[ModulePass], module: ModuleOp) -> None:
+    """Apply `passes` to `module` and verify the result, or raise
+    `PipelineFailed` saying which pass failed, how, and at which op."""
+    ctx = make_context()
+    for module_pass in passes:
+        name = module_pass.name
+        try:
+            module_pass.apply(ctx, module)
+        except DiagnosticException as error:  # a refusal (or a verifier's)
+            raise PipelineFailed(
+                _one_line(str(error)),
+                _location_of(failing_op(error)),
+                outcome="invalid" if isinstance(error, VerifyException) else "refused",
+                pass_name=name,
+            ) from error
+        except Exception as error:  # nobody meant to raise it
+            raise PipelineFailed(
+                f"internal error in pass '{name}': {type(error).__name__}: "
+                f"{first_line(error)}",
+                _location_of(failing_op(error)),
+                outcome="internal",
+                pass_name=name,
+            ) from error
+    # Each op on its own first, outer ops first: the failing op is located.
+    for op in module.walk():
+        try:
+            op.verify(verify_nested_ops=False)
+        except (DiagnosticException, ValueError) as error:
+            raise PipelineFailed(
+                f"the pipeline's output does not verify: {_op_message(op, error)}",
+                _location_of(op),
+                outcome="invalid",
+                pass_name=None,
+            ) from error
+    try:
+        module.verify()
+    except (DiagnosticException, ValueError) as error:
+        raise PipelineFailed(
+            f"the pipeline's output does not verify: {_one_line(str(error))}",
+            _location_of(failing_op(error)),
+            outcome="invalid",
+            pass_name=None,
+        ) from error
+
+
+def _op_message(op: Operation, error: BaseException) -> str:
+    """Upstream's `'dialect.op' op message`, unless it already says so."""
+    message = _one_line(str(error))
+    prefix = f"'{op.name}' op "
+    return message if message.startswith(prefix) else prefix + message
+
+
+def _one_line(text: str) -> str:
+    """A message on one line: xDSL spreads some over several."""
+    return " ".join(line.strip() for line in text.splitlines() if line.strip())
+
+
 def check_module(
     module: ModuleOp,
     pipeline: str | Sequence[ModulePass],
@@ -558,14 +655,7 @@ def check_module(
     except PipelineError as error:
         raise CheckError(str(error)) from error
     transformed = module.clone()
-    ctx = make_context()
-    try:
-        PassPipeline(tuple(passes)).apply(ctx, transformed)
-        transformed.verify()
-    except Exception as error:  # a failing pass, whatever it raises, is reported
-        raise CheckError(
-            f"the pipeline failed: {type(error).__name__}: {first_line(error)}"
-        ) from error
+    _apply_pipeline(passes, transformed)
     names = _function_names(module, entry, backend)
     try:
         makers = _trial_inputs(module, names, inputs, value_ranges, seed, dim_size)

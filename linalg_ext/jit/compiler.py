@@ -216,6 +216,28 @@ def _verify(module: ModuleOp) -> None:
         ) from error
 
 
+def _check_options(
+    opt_level: object, track_memory: object, runtime_checks: object
+) -> None:
+    """Raise a one-line `JitError` for an option of the wrong type or range."""
+    if (
+        isinstance(opt_level, bool)
+        or not isinstance(opt_level, int)
+        or not 0 <= opt_level <= 3
+    ):
+        raise JitError(
+            f"compile_module: opt_level must be an int in 0..3, not {opt_level!r}"
+        )
+    for name, value in (
+        ("track_memory", track_memory),
+        ("runtime_checks", runtime_checks),
+    ):
+        if not isinstance(value, bool):
+            raise JitError(
+                f"compile_module: {name} must be True or False, not {value!r}"
+            )
+
+
 def compile_module(
     module: ModuleOp,
     *,
@@ -232,9 +254,11 @@ def compile_module(
     failures are checked either way).
 
     Raises `JitError` naming what could not be compiled (also for a
-    `module` that is not a `ModuleOp`, or does not verify)."""
+    `module` that is not a `ModuleOp`, or does not verify, and for an option
+    out of range: `opt_level` an int in 0..3, the others bools)."""
     from linalg_ext.compat import install
 
+    _check_options(opt_level, track_memory, runtime_checks)
     if not isinstance(module, ModuleOp):
         raise JitError(
             f"compile_module takes a builtin.module (a ModuleOp), not "

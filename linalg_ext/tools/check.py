@@ -40,6 +40,10 @@ tensor program and lowers it to LLVM; leaks are counted through its memory
 tracking). With `--backend jit` the pipeline may be omitted: the check then
 compares the interpreter with the compiled program itself.
 
+Errors: one line on stderr, `linalg-ext-check: error: ...`, exit code 1;
+a pass that refuses the module (or an output that does not verify) is
+located as `linalg-ext-opt` locates it, `file:line:col: error: message`.
+
 This module is the command line only: the check itself, `check_module`,
 is `linalg_ext.checking` (re-exported here, as is `parse_pipeline` from
 `linalg_ext.pipelines`, for the scripts and tests that import them from
@@ -51,19 +55,24 @@ from __future__ import annotations
 import argparse
 import sys
 
+from xdsl.dialects.builtin import FileLineColLoc, ModuleOp
+
 from linalg_ext.checking import (
     BACKENDS,
     CheckError,
     CheckReport,
     FunctionVerdict,
+    PipelineFailed,
     check_module,
 )
+from linalg_ext.diagnostics import source_location
 from linalg_ext.pipelines import parse_pipeline
 from linalg_ext.running import DEFAULT_DIM_SIZE
 from linalg_ext.tools.common import (
     EXIT_ERROR,
     OneLineArgumentParser,
     ToolError,
+    internal_error,
     load_module,
     run_tool,
 )
@@ -170,6 +179,14 @@ def main(argv: list[str] | None = None) -> int:
                 inputs=inputs,
                 ranges=args.ranges,
             )
+        except PipelineFailed as error:
+            if error.outcome == "internal" and error.__cause__ is not None:
+                raise internal_error(
+                    error.__cause__, f"the pipeline failed in pass '{error.pass_name}'"
+                ) from error
+            # Located like linalg-ext-opt's diagnostics, without the tool's name.
+            print(located_line(error, module, args.file), file=sys.stderr)
+            return EXIT_ERROR
         except CheckError as error:
             raise ToolError(str(error)) from error
         if not report.verdicts:
@@ -181,6 +198,23 @@ def main(argv: list[str] | None = None) -> int:
         return 0 if report.ok else EXIT_MISMATCH
 
     return run_tool(TOOL, check)
+
+
+def located_line(error: PipelineFailed, module: ModuleOp, path: str) -> str:
+    """`file:line:col: error: message`, at the failing op, else where the
+    module (or its first op) is written, else at the file `path`."""
+    where = error.location
+    if where is None:
+        where = next(
+            (
+                source_location(op)
+                for op in (module, *module.body.ops)
+                if isinstance(op.location, FileLineColLoc)
+            ),
+            None,
+        )
+    prefix = path if where is None else "{}:{}:{}".format(*where)
+    return f"{prefix}: error: {error.message}"
 
 
 def entry_point() -> None:

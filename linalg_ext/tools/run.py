@@ -11,7 +11,11 @@ compiled.
 
 Every input is converted to its argument's type by
 `linalg_ext.argument_values` (one rule for both backends), and every error
-is one line (`linalg_ext.tools.common`).
+is one line (`linalg_ext.tools.common`). A call that fails is reported as
+`FILE: cannot run @f: reason` (`cannot run @f natively` with the JIT), at
+`FILE:LINE:COL` instead when the reason starts with an op name
+(`'linalg_ext.scatter' index ...`, `memref.alloc: ...`) and the functions
+run hold exactly one op of that name.
 
 Without `--inputs` the arguments are random, from the seed: floats in
 [-1, 1], integers in [-4, 4], i1 0 or 1, index in [0, 3], every dynamic
@@ -24,6 +28,7 @@ memref arguments).
 from __future__ import annotations
 
 import argparse
+import re
 import sys
 from pathlib import Path
 from typing import Any
@@ -38,6 +43,7 @@ from linalg_ext.argument_values import (
     argument_value,
     check_argument_type,
 )
+from linalg_ext.diagnostics import source_location
 from linalg_ext.running import (
     DEFAULT_DIM_SIZE,
     FunctionRun,
@@ -124,29 +130,63 @@ def reachable_part(module: ModuleOp, name: str) -> ModuleOp:
     return part
 
 
-def _run_compiled(module: ModuleOp, name: str, inputs: list[Any]) -> FunctionRun:
+_NAMED_OP = re.compile(r"^'?([a-z_][\w]*\.[\w.]+)'?[ :]")
+"""The op a run-time refusal starts with: `'linalg_ext.scatter' index ...`,
+`memref.alloc: cannot allocate ...`."""
+
+
+def refusal_where(module: ModuleOp, name: str, message: str, path: str) -> str:
+    """Where a refusal of `@name` is reported: `file:line:col` of the op its
+    message names when the functions `@name` reaches hold exactly one op of
+    that name, with a location; else the file."""
+    named = _NAMED_OP.match(message)
+    if named is None:
+        return path
+    ops = [
+        op
+        for function in reachable_part(module, name).body.ops
+        if isinstance(function, func.FuncOp)
+        for op in function.walk()
+        if op.name == named[1]
+    ]
+    where = source_location(ops[0]) if len(ops) == 1 else None
+    return path if where is None else "{}:{}:{}".format(*where)
+
+
+def _refused(module: ModuleOp, name: str, what: str, reason: str, path: str):
+    """`file[:line:col]: cannot run @name[ natively]: reason`, one line."""
+    return ToolError(f"{refusal_where(module, name, reason, path)}: {what}: {reason}")
+
+
+def _run_compiled(
+    module: ModuleOp, name: str, inputs: list[Any], path: str
+) -> FunctionRun:
     from linalg_ext import jit
 
+    what = f"cannot run @{name} natively"
     try:
         compiled = jit.compile_module(reachable_part(module, name))
         outcome = jit.run_function(compiled, name, inputs)
     except jit.JitError as error:
-        raise ToolError(f"cannot run @{name} natively: {first_line(error)}") from error
+        raise _refused(module, name, what, first_line(error), path) from error
     except Exception as error:
-        raise internal_error(error, f"cannot run @{name} natively") from error
+        raise internal_error(error, f"{path}: {what}") from error
     print(f"compiled natively in {compiled.compile_seconds.total:.3f} s")
     return outcome
 
 
-def _run_interpreted(module: ModuleOp, name: str, inputs: list[Any]) -> FunctionRun:
+def _run_interpreted(
+    module: ModuleOp, name: str, inputs: list[Any], path: str
+) -> FunctionRun:
+    what = f"cannot run @{name}"
     try:
         return run_function(module, name, inputs)
     except InterpretationError as error:
-        raise ToolError(f"cannot run @{name}: {first_line(error)}") from error
+        raise _refused(module, name, what, first_line(error), path) from error
     except RecursionError as error:
-        raise ToolError(f"cannot run @{name}: recursion too deep") from error
+        raise ToolError(f"{path}: {what}: recursion too deep") from error
     except Exception as error:
-        raise internal_error(error, f"cannot run @{name}") from error
+        raise internal_error(error, f"{path}: {what}") from error
 
 
 def select_function(module: ModuleOp, entry: str | None, path: str) -> func.FuncOp:
@@ -268,9 +308,9 @@ def main(argv: list[str] | None = None) -> int:
         else:
             inputs = _random_inputs(function, args.seed, args.dim_size)
         if args.backend == "jit":
-            outcome = _run_compiled(module, name, inputs)
+            outcome = _run_compiled(module, name, inputs, args.file)
         else:
-            outcome = _run_interpreted(module, name, inputs)
+            outcome = _run_interpreted(module, name, inputs, args.file)
         result_types = function.function_type.outputs.data
         print(f"@{name}: {len(outcome.results)} result(s)")
         for index, (value, type_) in enumerate(

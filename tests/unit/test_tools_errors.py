@@ -123,6 +123,15 @@ def one_line_error(capsys, code: int) -> str:
     return lines[0].removeprefix(prefix)
 
 
+def located(text: str, op: str, function: str) -> str:
+    """`line:col` of the name of the first op `op` written in `@function`
+    of `text` (where the tools locate it)."""
+    lines = list(enumerate(text.splitlines(), 1))
+    start = next(n for n, line in lines if f"@{function}(" in line)
+    number, line = next((n, line) for n, line in lines[start:] if op in line)
+    return f"{number}:{line.index(op) + 1}"
+
+
 def save(tmp_path: Path, name: str, value) -> str:
     path = tmp_path / f"{name}.npy"
     np.save(path, value, allow_pickle=True)
@@ -404,7 +413,7 @@ def test_bad_command_line_is_one_line_exit_1(program, capsys):
         run.main([str(program), "--seed", "x"])
     except SystemExit as exit_:
         code = exit_.code
-    assert one_line_error(capsys, code) == (
+    assert one_line_error(capsys, int(code or 0)) == (
         "argument --seed: invalid int value: 'x' (--help lists the options)"
     )
 
@@ -428,7 +437,10 @@ def test_bad_command_line_is_one_line_exit_1(program, capsys):
 def test_huge_allocation_is_refused(entry, size, message, program, tmp_path, capsys):
     n = save(tmp_path, "n", np.int64(size))
     code = run_with(program, entry, "interpreter", n)
-    assert one_line_error(capsys, code) == f"cannot run @{entry}: {message}"
+    op = message.split(":")[0]
+    assert one_line_error(capsys, code) == (
+        f"{program}:{located(PROGRAM, op, entry)}: cannot run @{entry}: {message}"
+    )
 
 
 def test_unforeseen_exception_is_an_internal_error(
@@ -440,7 +452,7 @@ def test_unforeseen_exception_is_an_internal_error(
     monkeypatch.setattr(run, "run_function", crash)
     code = run.main([str(program), "--entry", "scale"])
     assert one_line_error(capsys, code) == (
-        "cannot run @scale: internal error: KeyError: 'missing' "
+        f"{program}: cannot run @scale: internal error: KeyError: 'missing' "
         "(LINALG_EXT_TRACEBACK=1 shows the traceback)"
     )
 
@@ -449,7 +461,9 @@ def test_unforeseen_exception_is_an_internal_error(
 
     monkeypatch.setattr(run, "run_function", exhaust)
     code = run.main([str(program), "--entry", "scale"])
-    assert one_line_error(capsys, code) == "cannot run @scale: out of memory"
+    assert (
+        one_line_error(capsys, code) == f"{program}: cannot run @scale: out of memory"
+    )
     monkeypatch.setenv("LINALG_EXT_TRACEBACK", "1")
     with pytest.raises(MemoryError):
         run.main([str(program), "--entry", "scale"])
@@ -606,3 +620,190 @@ def test_opt_pass_that_cannot_be_set_up(tmp_path, capsys, monkeypatch):
     )
     with pytest.raises(ImportError):
         opt.main([str(path), "-p", "test-broken", "--show-traceback"])
+
+
+# --------------------------------------------------------------------------
+# Issue 16 follow-ups: options of compile_module, located refusals
+
+
+@pytest.mark.parametrize(
+    ("options", "message"),
+    [
+        ({"opt_level": "fast"}, "opt_level must be an int in 0..3, not 'fast'"),
+        ({"opt_level": 4}, "opt_level must be an int in 0..3, not 4"),
+        ({"opt_level": -1}, "opt_level must be an int in 0..3, not -1"),
+        ({"opt_level": True}, "opt_level must be an int in 0..3, not True"),
+        ({"track_memory": 1}, "track_memory must be True or False, not 1"),
+        ({"runtime_checks": "no"}, "runtime_checks must be True or False, not 'no'"),
+    ],
+)
+def test_compile_module_refuses_bad_options(options, message):
+    from linalg_ext.jit import JitError, compile_module
+
+    with pytest.raises(JitError) as refused:
+        compile_module(parse_module(PROGRAM), **options)
+    assert str(refused.value) == f"compile_module: {message}"
+
+
+def test_compile_module_takes_every_valid_option():
+    from linalg_ext.jit import compile_module
+
+    for level in range(4):
+        compiled = compile_module(
+            parse_module(PROGRAM), opt_level=level, runtime_checks=level % 2 == 0
+        )
+        done = compiled["scale"](X, np.float32(3))
+        np.testing.assert_array_equal(done, 3 * X)
+
+
+MATERIALIZE = """\
+func.func @f(%src: tensor<4xf32>) -> (tensor<4xf32>, f32) {
+  %c0 = arith.constant 0 : index
+  %e = tensor.empty() : tensor<4xf32>
+  %one = arith.constant 1.0 : f32
+  %dst = linalg.fill ins(%one : f32) outs(%e : tensor<4xf32>) -> tensor<4xf32>
+  %r = bufferization.materialize_in_destination %src in %dst : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+  %v = tensor.extract %dst[%c0] : tensor<4xf32>
+  return %r, %v : tensor<4xf32>, f32
+}
+"""
+
+REFUSAL = (
+    "one-shot-bufferize: 'linalg.fill': not bufferizable under the given "
+    "constraints: cannot avoid RaW conflict"
+)
+
+
+def test_check_locates_a_pass_refusal_like_opt(tmp_path, capsys):
+    from linalg_ext.tools import check
+
+    path = tmp_path / "mat.mlir"
+    path.write_text(MATERIALIZE)
+    where = f"{path}:{located(MATERIALIZE, 'linalg.fill', 'f')}"
+    assert opt.main([str(path), "-p", "one-shot-bufferize"]) == 1
+    assert capsys.readouterr().err == f"{where}: error: {REFUSAL}\n"
+    assert check.main([str(path), "-p", "one-shot-bufferize"]) == 1
+    out, err = capsys.readouterr()
+    assert (out, err) == ("", f"{where}: error: {REFUSAL}\n")
+
+
+def test_check_error_says_how_the_pipeline_failed(tmp_path):
+    from linalg_ext.checking import PipelineFailed, check_module
+    from linalg_ext.tools.common import load_module
+
+    path = tmp_path / "mat.mlir"
+    path.write_text(MATERIALIZE)
+    with pytest.raises(PipelineFailed) as refused:
+        check_module(load_module(str(path)), "one-shot-bufferize")
+    error = refused.value
+    assert (str(error), error.outcome, error.pass_name) == (
+        REFUSAL,
+        "refused",
+        "one-shot-bufferize",
+    )
+    line, column = located(MATERIALIZE, "linalg.fill", "f").split(":")
+    assert error.location == (str(path), int(line), int(column))
+
+
+def use_test_pass(monkeypatch, name: str, apply) -> None:
+    """Make the pipeline `name` one pass doing `apply(ctx, module)`."""
+    from dataclasses import dataclass
+
+    from xdsl.passes import ModulePass, PassPipeline
+
+    import linalg_ext.checking
+
+    @dataclass(frozen=True)
+    class TestPass(ModulePass):
+        def apply(self, ctx, op) -> None:
+            apply(ctx, op)
+
+    TestPass.name = name
+    real = linalg_ext.checking.parse_pipeline
+
+    def parse(spec: str) -> PassPipeline:
+        return PassPipeline((TestPass(),)) if spec == name else real(spec)
+
+    monkeypatch.setattr(linalg_ext.checking, "parse_pipeline", parse)
+
+
+def test_check_reports_an_invalid_output_at_its_op(tmp_path, capsys, monkeypatch):
+    from xdsl.dialects import func
+
+    from linalg_ext.tools import check
+
+    def drop_results(_ctx, module):
+        for op in list(module.walk()):
+            if isinstance(op, func.ReturnOp):
+                op.operands = ()
+
+    use_test_pass(monkeypatch, "test-bad-return", drop_results)
+    path = tmp_path / "mat.mlir"
+    path.write_text(MATERIALIZE)
+    assert check.main([str(path), "-p", "test-bad-return"]) == 1
+    out, err = capsys.readouterr()
+    where = f"{path}:{located(MATERIALIZE, 'return', 'f')}"
+    assert out == ""
+    assert err.startswith(
+        f"{where}: error: the pipeline's output does not verify: 'func.return' op "
+    ), err
+    assert len(err.splitlines()) == 1
+
+
+def test_check_pass_crash_is_an_internal_error(tmp_path, capsys, monkeypatch):
+    from linalg_ext.checking import PipelineFailed, check_module
+    from linalg_ext.tools import check
+
+    def crash(_ctx, _module):
+        raise KeyError("x")
+
+    use_test_pass(monkeypatch, "test-crash", crash)
+    path = tmp_path / "mat.mlir"
+    path.write_text(MATERIALIZE)
+    assert check.main([str(path), "-p", "test-crash"]) == 1
+    assert capsys.readouterr().err == (
+        "linalg-ext-check: error: the pipeline failed in pass 'test-crash': "
+        "internal error: KeyError: 'x' (LINALG_EXT_TRACEBACK=1 shows the traceback)\n"
+    )
+    with pytest.raises(PipelineFailed) as crashed:
+        check_module(parse_module(MATERIALIZE), "test-crash")
+    assert crashed.value.outcome == "internal"
+    assert isinstance(crashed.value.__cause__, KeyError)
+    monkeypatch.setenv("LINALG_EXT_TRACEBACK", "1")
+    with pytest.raises(KeyError):
+        check.main([str(path), "-p", "test-crash"])
+
+
+REFUSING = """\
+func.func @f(%m: memref<4xf32>, %i: index, %j: index) -> f32 {
+  %a = memref.load %m[%i] : memref<4xf32>
+  %b = memref.load %m[%j] : memref<4xf32>
+  %s = arith.addf %a, %b : f32
+  return %s : f32
+}
+func.func @g(%a: i32, %b: i32) -> i32 {
+  %q = arith.divsi %a, %b : i32
+  return %q : i32
+}
+"""
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_run_refusals_name_the_file_and_the_op(backend, tmp_path, capsys):
+    path = tmp_path / "refusing.mlir"
+    path.write_text(REFUSING)
+    natively = " natively" if backend == "jit" else ""
+    m = save(tmp_path, "m", np.zeros(4, np.float32))
+    i, j = save(tmp_path, "i", np.int64(0)), save(tmp_path, "j", np.int64(9))
+    # Two memref.load in @f: the refusal is located at the file.
+    code = run_with(path, "f", backend, m, i, j)
+    assert one_line_error(capsys, code) == (
+        f"{path}: cannot run @f{natively}: memref.load: index [9] is out of bounds "
+        "of shape [4]"
+    )
+    a, b = save(tmp_path, "a", np.int32(7)), save(tmp_path, "b", np.int32(0))
+    code = run_with(path, "g", backend, a, b)
+    assert one_line_error(capsys, code) == (
+        f"{path}:{located(REFUSING, 'arith.divsi', 'g')}: cannot run @g{natively}: "
+        "'arith.divsi' divides by zero"
+    )
