@@ -45,7 +45,15 @@ Checked, each only where it is not proven unnecessary:
 - `memref.alloc` / `memref.alloca`: dynamic sizes not negative ("negative
   size in [-1, 3]"), and a byte size that fits in int64 (else
   `finalize-memref-to-llvm`'s size wraps and a too small buffer is
-  allocated); a static shape too large to address always fails.
+  allocated); a static shape too large to address always fails, and so
+  does a static `memref.alloc` larger than the machine's memory ("cannot
+  allocate N bytes", N without the alignment padding `malloc` is asked
+  for). A
+  `memref.alloca` takes at most 1 MiB (semantics/arrays.py's
+  `STACK_LIMIT`): "memref.alloca: 4000000 bytes exceed the stack limit of
+  1048576 bytes" (a larger one could overflow the native stack).
+- `memref.dim` with an index that is not a constant in `[0, rank)`:
+  `0 <= index < rank` ("memref.dim: dimension 3 of a memref of rank 1").
 - `memref.expand_shape` with dynamic output sizes or source dimensions: no
   size negative, each group's sizes multiply (exactly) to its source
   dimension; `memref.collapse_shape` of a strided source with a dynamic
@@ -102,11 +110,14 @@ from linalg_ext.lowering.runtime_checks import (
     check_allocation,
     check_cast,
     check_collapse_shape,
+    check_dim_index,
     check_division,
     check_expand_shape,
     check_in_bounds,
     check_same_shape,
     check_slice,
+    check_stack_limit,
+    check_static_memory,
     check_steps,
 )
 from linalg_ext.semantics.arrays import reassociation_groups
@@ -363,8 +374,9 @@ class CheckCast(RewritePattern):
 
 
 class CheckAllocation(RewritePattern):
-    """`memref.alloc` / `memref.alloca`: no dynamic size negative, and a
-    byte size that fits in int64."""
+    """`memref.alloc` / `memref.alloca`: no dynamic size negative, a byte
+    size that fits in int64 (and memory, for a static alloc), and for an
+    alloca, at most `STACK_LIMIT`."""
 
     @op_type_rewrite_pattern
     def match_and_rewrite(
@@ -378,8 +390,24 @@ class CheckAllocation(RewritePattern):
             return  # not compiled anyway
         with _checks_before(op, rewriter) as b:
             check_allocation(
-                b, op.name, type_.get_shape(), list(op.dynamic_sizes), element_bytes
+                b,
+                reported_name(op),
+                type_.get_shape(),
+                list(op.dynamic_sizes),
+                element_bytes,
             )
+            if isinstance(op, memref.AllocOp):
+                check_static_memory(
+                    b, reported_name(op), type_.get_shape(), element_bytes
+                )
+            else:
+                check_stack_limit(
+                    b,
+                    reported_name(op),
+                    type_.get_shape(),
+                    list(op.dynamic_sizes),
+                    element_bytes,
+                )
 
 
 class CheckExpandShape(RewritePattern):
@@ -419,6 +447,26 @@ class CheckCollapseShape(RewritePattern):
                 op.src,
                 reassociation_groups(op.reassociation),
             )
+
+
+class CheckDim(RewritePattern):
+    """`memref.dim` with an index not a constant in `[0, rank)`: in range,
+    with the interpreter's message ("tensor.dim: dimension 3 of a tensor of
+    rank 1" when bufferized from a `tensor.dim`)."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: memref.DimOp, rewriter: PatternRewriter) -> None:
+        source_type = op.source.type
+        if not isinstance(source_type, MemRefType):
+            return
+        rank = source_type.get_num_dims()
+        value = _constant(op.index)
+        if value is not None and 0 <= value < rank:
+            return
+        name = reported_name(op)
+        kind = "tensor" if name == "tensor.dim" else "memref"
+        with _checks_before(op, rewriter) as b:
+            check_dim_index(b, name, kind, op.index, rank)
 
 
 class CheckForStep(RewritePattern):
@@ -464,6 +512,7 @@ class InsertRuntimeChecksPass(ModulePass):
                     CheckSubview(),
                     CheckCast(),
                     CheckAllocation(),
+                    CheckDim(),
                     CheckExpandShape(),
                     CheckCollapseShape(),
                     CheckForStep(),

@@ -17,6 +17,9 @@ every value known only at run time:
 - `check_allocation`: `memref.alloc` / `alloca` sizes not negative, their
   byte size within int64 (`checked_product`: a product with overflow
   detection); the interpreter's words (semantics/arrays.py);
+- `check_stack_limit`: a `memref.alloca` of at most `STACK_LIMIT` bytes;
+  `check_static_memory`: a static `memref.alloc` no larger than memory;
+- `check_dim_index`: a `memref.dim` / `tensor.dim` index inside the rank;
 - `check_expand_shape`, `check_collapse_shape`: reshapes that fit their
   source, as semantics/memref_ops.py checks them;
 - `check_cast`: a `memref.cast` to static sizes, strides or an offset the
@@ -29,6 +32,7 @@ discardable attribute) and `insert-runtime-checks` leaves them unchecked.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 
 from xdsl.builder import Builder
@@ -47,7 +51,13 @@ from xdsl.ir import Attribute, SSAValue
 
 from linalg_ext.dialect.runtime_check import RuntimeAssertOp
 from linalg_ext.lowering.loop_nest import IN_BOUNDS as IN_BOUNDS
-from linalg_ext.semantics.arrays import INT64_MAX, allocation_overflow_message
+from linalg_ext.semantics.arrays import (
+    INT64_MAX,
+    STACK_LIMIT,
+    allocation_overflow_message,
+    memory_bytes,
+    stack_limit_message,
+)
 
 
 def constant(b: Builder, value: int, type_: Attribute | None = None) -> SSAValue:
@@ -335,6 +345,20 @@ def check_slice(
         )
 
 
+def check_dim_index(
+    b: Builder, op_name: str, kind: str, index: SSAValue, rank: int
+) -> None:
+    """Assert `0 <= index < rank` for a `memref.dim` (or the `tensor.dim` it
+    was made from) of a `kind` ("memref", "tensor") of `rank`, with
+    semantics/arrays.py's `checked_dim` message: "tensor.dim: dimension 3
+    of a tensor of rank 1". One unsigned comparison: a negative index is a
+    huge one."""
+    in_range = b.insert(arith.CmpiOp(index, constant(b, rank), "ult")).result
+    assert_that(
+        b, in_range, f"{op_name}: dimension {{}} of a {kind} of rank {rank}", [index]
+    )
+
+
 def check_nonnegative(b: Builder, sizes: Sequence[SSAValue], message: str) -> None:
     """Assert no size in `sizes` is negative (nothing if there are none),
     failing with `message`, one `{}` per size."""
@@ -379,6 +403,52 @@ def check_allocation(
         return
     _, fits = checked_product(b, static_bytes, dynamic_sizes)
     assert_that(b, fits, message, dynamic_sizes)
+
+
+def check_static_memory(
+    b: Builder, op_name: str, shape: Sequence[int], element_bytes: int
+) -> None:
+    """A `memref.alloc` of a static `shape` larger than the machine's memory
+    (within int64) always fails, as the interpreter says it
+    (semantics/arrays.py's `check_allocation`): "tensor.empty: cannot
+    allocate 4000000000000 bytes" -- the bytes asked for, where a failing
+    `malloc` would count the alignment padding too and name memref.alloc."""
+    if DYNAMIC_INDEX in shape:
+        return
+    size = element_bytes * math.prod(shape)
+    if memory_bytes() < size <= INT64_MAX:
+        message = f"{op_name}: cannot allocate {size} bytes"
+        assert_that(b, constant(b, 0, IntegerType(1)), message)
+
+
+def check_stack_limit(
+    b: Builder,
+    op_name: str,
+    shape: Sequence[int],
+    dynamic_sizes: Sequence[SSAValue],
+    element_bytes: int,
+) -> None:
+    """Assert a `memref.alloca` of `shape` takes at most `STACK_LIMIT`
+    bytes (semantics/arrays.py's `check_stack_allocation`): "memref.alloca:
+    N bytes exceed the stack limit of 1048576 bytes". After
+    `check_allocation`, whose checks (sizes not negative, the byte size
+    within int64) make the product here exact."""
+    static_bytes = element_bytes
+    for size in shape:
+        if size != DYNAMIC_INDEX:
+            static_bytes *= size
+    if static_bytes == 0 or static_bytes > INT64_MAX:
+        return  # empty, or refused by check_allocation
+    if not dynamic_sizes:
+        if static_bytes > STACK_LIMIT:
+            message = stack_limit_message(op_name, static_bytes)
+            assert_that(b, constant(b, 0, IntegerType(1)), message)
+        return
+    product = constant(b, static_bytes)
+    for size in dynamic_sizes:
+        product = b.insert(arith.MuliOp(product, size)).result
+    fits = b.insert(arith.CmpiOp(product, constant(b, STACK_LIMIT), "sle")).result
+    assert_that(b, fits, stack_limit_message(op_name, "{}"), [product])
 
 
 def checked_product(

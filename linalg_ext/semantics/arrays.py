@@ -354,12 +354,39 @@ def check_allocation(
         raise InterpretationError(f"{op_name}: cannot allocate {size} bytes")
 
 
-def checked_dim(op: Operation, source: ShapedArray[Any], dim: int, kind: str) -> int:
+STACK_LIMIT = 1 << 20
+"""The most bytes one `memref.alloca` may take (1 MiB): compiled code puts
+an alloca on the native stack, where a larger one could overflow it and
+kill the process; the interpreter refuses it too, with the same message
+(`stack_limit_message`), as `insert-runtime-checks` makes compiled code."""
+
+
+def stack_limit_message(op_name: str, size: int | str) -> str:
+    """`memref.alloca: N bytes exceed the stack limit of 1048576 bytes`."""
+    return f"{op_name}: {size} bytes exceed the stack limit of {STACK_LIMIT} bytes"
+
+
+def check_stack_allocation(
+    shape: Sequence[int], xtype: PackableType[Any], op_name: str
+) -> None:
+    """Refuse a `memref.alloca` of `shape` larger than `STACK_LIMIT` (one
+    whose size is beyond int64 is left to `check_allocation`'s message, as
+    compiled code checks that first)."""
+    size = prod(shape) * struct.calcsize(struct_format(xtype))
+    if STACK_LIMIT < size <= INT64_MAX:
+        raise InterpretationError(stack_limit_message(op_name, size))
+
+
+def checked_dim(
+    op: Operation, source: ShapedArray[Any], dim: int, kind: str, name: str = ""
+) -> int:
     """The extent of dimension `dim` of `source` (a `kind`), for tensor.dim and
-    memref.dim; a dimension out of range is an error naming the op."""
+    memref.dim; a dimension out of range is an error naming the op (or
+    `name`, the op it was bufferized from)."""
     if not 0 <= dim < len(source.shape):
         raise InterpretationError(
-            f"{op.name}: dimension {dim} of a {kind} of rank {len(source.shape)}"
+            f"{name or op.name}: dimension {dim} of a {kind} of rank "
+            f"{len(source.shape)}"
         )
     return source.shape[dim]
 

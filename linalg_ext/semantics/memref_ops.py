@@ -58,6 +58,7 @@ from linalg_ext.semantics.arrays import (
     check_index,
     check_sizes,
     check_slice_bounds,
+    check_stack_allocation,
     checked_dim,
     element_xtype,
     fill_dynamic,
@@ -266,11 +267,15 @@ def _allocate(
     # The symbol operands that follow bind a layout map's symbols; a new
     # buffer is laid out row-major whatever its type's layout says.
     dynamic_sizes = args[: len(op.dynamic_sizes)]
-    shape = fill_dynamic(memref_type.get_shape(), dynamic_sizes, op.name, "sizes")
-    check_sizes(shape, op.name)
+    # Named as the op it was bufferized from (a tensor.empty), if any.
+    name = reported_name(op)
+    shape = fill_dynamic(memref_type.get_shape(), dynamic_sizes, name, "sizes")
+    check_sizes(shape, name)
     element_type = memref_type.get_element_type()
     xtype = element_xtype(element_type, interpreter.index_bitwidth)
-    check_allocation(shape, xtype, op.name)
+    if isinstance(op, memref.AllocaOp):
+        check_stack_allocation(shape, xtype, name)
+    check_allocation(shape, xtype, name)
     # Undefined elements: zeros unless a fill says otherwise (fresh_buffers).
     return (fresh_buffer(op, shape, xtype, element_type),)
 
@@ -327,7 +332,10 @@ class MemRefOpFunctions(InterpreterFunctions):
     ) -> PythonValues:
         source, dim = args
         _check_live(interpreter, op, source)
-        return (checked_dim(op, source, dim, "memref"),)
+        # Named as the tensor.dim it was bufferized from, if any.
+        name = reported_name(op)
+        kind = "tensor" if name == "tensor.dim" else "memref"
+        return (checked_dim(op, source, dim, kind, name),)
 
     @impl(memref.CastOp)
     def run_cast(

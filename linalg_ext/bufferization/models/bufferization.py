@@ -15,6 +15,7 @@ from linalg_ext.bufferization.interface import (
     OpOperand,
     register_model,
 )
+from linalg_ext.bufferization.models.tensor import mark_allocation
 
 
 class AllocTensorOpModel(BufferizableOpModel):
@@ -47,6 +48,7 @@ class AllocTensorOpModel(BufferizableOpModel):
             bufferizer.copy(source, buffer)
         else:
             buffer = bufferizer.allocate(memref_type, list(op.dynamic_sizes))
+        mark_allocation(buffer, op)
         bufferizer.replace_op(op, [buffer])
 
 

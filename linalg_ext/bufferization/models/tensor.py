@@ -17,8 +17,16 @@ of shape [3]" rather than "memref.load: ...")."""
 
 from __future__ import annotations
 
-from xdsl.dialects import memref, tensor
-from xdsl.dialects.builtin import DYNAMIC_INDEX, MemRefType, StringAttr, TensorType
+import math
+
+from xdsl.dialects import arith, memref, tensor
+from xdsl.dialects.builtin import (
+    DYNAMIC_INDEX,
+    IntegerAttr,
+    MemRefType,
+    StringAttr,
+    TensorType,
+)
 from xdsl.ir import Operation, OpResult, SSAValue
 
 from linalg_ext.bufferization.interface import (
@@ -39,13 +47,32 @@ from linalg_ext.bufferization.layouts import (
 )
 from linalg_ext.compat.forall_ops import ParallelInsertSliceOp
 from linalg_ext.dialect.runtime_check import ORIGIN
-from linalg_ext.semantics.arrays import kept_slice_dims, reassociation_groups
+from linalg_ext.semantics.arrays import (
+    kept_slice_dims,
+    memory_bytes,
+    reassociation_groups,
+)
 
 
 def mark_origin(access: Operation, origin: Operation) -> Operation:
-    """Mark `access` (a load, store or subview) as made from `origin`."""
+    """Mark `access` (a load, store, subview, dim or alloc) as made from
+    `origin`."""
     access.attributes[ORIGIN] = StringAttr(origin.name)
     return access
+
+
+def mark_allocation(buffer: SSAValue, origin: Operation) -> None:
+    """Mark the `memref.alloc` of `buffer`, made for `origin` (a
+    `tensor.empty`, `bufferization.alloc_tensor`), as made from it when it
+    may fail a size check (a dynamic size, or a static shape that may not
+    fit in memory: 8 bytes is the largest element compiled code supports),
+    so that the failure names `origin` as the interpreter does."""
+    alloc = buffer.owner
+    assert isinstance(alloc, memref.AllocOp)
+    type_ = alloc.memref.type
+    assert isinstance(type_, MemRefType)
+    if alloc.dynamic_sizes or 8 * math.prod(type_.get_shape()) > memory_bytes():
+        mark_origin(alloc, origin)
 
 
 class EmptyOpModel(BufferizableOpModel):
@@ -64,6 +91,7 @@ class EmptyOpModel(BufferizableOpModel):
             return
         memref_type = bufferizer.default_type(tensor_type_of(op.tensor))
         buffer = bufferizer.allocate(memref_type, list(op.dynamic_sizes))
+        mark_allocation(buffer, op)
         bufferizer.replace_op(op, [buffer])
 
 
@@ -74,6 +102,16 @@ class ReadOnlyModel(BufferizableOpModel):
         return True
 
 
+def _constant_within(value: SSAValue, rank: int) -> bool:
+    """`value` is an `arith.constant` in `[0, rank)`."""
+    owner = value.owner
+    return (
+        isinstance(owner, arith.ConstantOp)
+        and isinstance(owner.value, IntegerAttr)
+        and 0 <= owner.value.value.data < rank
+    )
+
+
 class DimOpModel(BufferizableOpModel):
     def reads(self, operand: OpOperand, state: AnalysisQueries) -> bool:
         return False
@@ -81,6 +119,8 @@ class DimOpModel(BufferizableOpModel):
     def bufferize(self, op: Operation, bufferizer: BufferizerServices) -> None:
         assert isinstance(op, tensor.DimOp)
         dim = memref.DimOp(bufferizer.buffer(op.source), op.index)
+        if not _constant_within(op.index, len(tensor_type_of(op.source).shape)):
+            mark_origin(dim, op)  # checked at run time: named tensor.dim
         bufferizer.insert(dim)
         bufferizer.replace_op(op, [dim.result])
 

@@ -7,9 +7,7 @@ from typing import Any
 
 import numpy as np
 from xdsl.interpreter import Interpreter, PythonValues
-from xdsl.interpreters.shaped_array import ShapedArray
 from xdsl.ir import Operation, SSAValue
-from xdsl.utils.exceptions import InterpretationError
 
 from linalg_ext.semantics.arrays import numpy_view, shaped_array
 from linalg_ext.semantics.structured.arith_arrays import cast_signed
@@ -45,11 +43,3 @@ def write_results(
     for out, v in zip(outputs, values, strict=True):
         numpy_view(out)[...] = v
     return ()
-
-
-def check_same_shape(op: Operation, args: PythonValues) -> None:
-    shapes = {tuple(a.shape) for a in args if isinstance(a, ShapedArray)}
-    if len(shapes) > 1:
-        raise InterpretationError(
-            f"{op.name}: operands have different shapes {sorted(shapes)}"
-        )

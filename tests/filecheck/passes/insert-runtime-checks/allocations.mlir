@@ -3,7 +3,8 @@
 // (finalize-memref-to-llvm's multiplication would wrap, and a too small
 // buffer be allocated): an unsigned extended product per dynamic size, its
 // high half or sign bit set meaning overflow, unless some size is 0.
-// All-static shapes that fit get no check.
+// All-static shapes that fit get no check. A memref.alloca also gets its
+// byte size checked against the stack limit (1 MiB).
 // RUN: xdsl-opt %s -p insert-runtime-checks | filecheck %s
 
 func.func @alloc(%a: memref<?x?xf32>) -> f32 {
@@ -47,6 +48,12 @@ func.func @alloca(%a: memref<?xi64>) -> i64 {
 // CHECK:         %[[BYTES:.*]] = arith.constant 8 : index
 // CHECK-NEXT:    %{{.*}}, %{{.*}} = arith.mului_extended %[[BYTES]], %n : index
 // CHECK:         rtcheck.assert %{{.*}}, "memref.alloca: cannot allocate shape [{}] of 8-byte elements (more than 2**63 - 1 bytes)" (%n : index)
+// An alloca also takes at most 1 MiB (the native stack's share):
+// CHECK-NEXT:    %[[SIZE:.*]] = arith.constant 8 : index
+// CHECK-NEXT:    %[[STACK:.*]] = arith.muli %[[SIZE]], %n : index
+// CHECK-NEXT:    %[[LIMIT:.*]] = arith.constant 1048576 : index
+// CHECK-NEXT:    %[[UNDER:.*]] = arith.cmpi sle, %[[STACK]], %[[LIMIT]] : index
+// CHECK-NEXT:    rtcheck.assert %[[UNDER]], "memref.alloca: {} bytes exceed the stack limit of 1048576 bytes" (%[[STACK]] : index)
 // CHECK-NEXT:    %b = memref.alloca(%n) : memref<?xindex>
 // CHECK-NOT:     rtcheck.assert %{{.*}}, "memref.alloca
 // CHECK:         %s = memref.alloca() : memref<2xi64>

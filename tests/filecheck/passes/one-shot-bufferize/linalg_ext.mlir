@@ -351,10 +351,10 @@ func.func @dynamic(%x: tensor<?x?xf32>, %v: tensor<?xf32>) -> (tensor<?x?xf32>, 
 // CHECK-NEXT:    %c1 = arith.constant 1 : index
 // CHECK-NEXT:    %n = memref.dim %x, %c0 : memref<?x?xf32, strided<[?, ?], offset: ?>>
 // CHECK-NEXT:    %k = memref.dim %x, %c1 : memref<?x?xf32, strided<[?, ?], offset: ?>>
-// CHECK-NEXT:    %[[V0:.*]] = memref.alloc(%n, %k) {alignment = 64 : i64} : memref<?x?xf32>
+// CHECK-NEXT:    %[[V0:.*]] = memref.alloc(%n, %k) {alignment = 64 : i64, rtcheck.origin = "tensor.empty"} : memref<?x?xf32>
 // CHECK-NEXT:    linalg_ext.layer_norm axis([1]) epsilon(1.000000e-05) ins(%x : memref<?x?xf32, strided<[?, ?], offset: ?>>) outs(%[[V0]] : memref<?x?xf32>)
 // CHECK-NEXT:    %m = memref.dim %v, %c0 : memref<?xf32, strided<[?], offset: ?>>
-// CHECK-NEXT:    %[[V1:.*]] = memref.alloc(%m, %m) {alignment = 64 : i64} : memref<?x?xf32>
+// CHECK-NEXT:    %[[V1:.*]] = memref.alloc(%m, %m) {alignment = 64 : i64, rtcheck.origin = "tensor.empty"} : memref<?x?xf32>
 // CHECK-NEXT:    linalg_ext.diag ins(%v : memref<?xf32, strided<[?], offset: ?>>) outs(%[[V1]] : memref<?x?xf32>)
 // CHECK-NEXT:    func.return %[[V0]], %[[V1]] : memref<?x?xf32>, memref<?x?xf32>
 

@@ -238,7 +238,7 @@ func.func @chain_dynamic(%x: tensor<?xf32>) -> tensor<?xf32> {
   return %c : tensor<?xf32>
 }
 // CHECK-LABEL: func.func @chain_dynamic
-// CHECK:         %[[A:.*]] = memref.alloc(%n) {alignment = 64 : i64} : memref<?xf32>
+// CHECK:         %[[A:.*]] = memref.alloc(%n) {alignment = 64 : i64, rtcheck.origin = "tensor.empty"} : memref<?xf32>
 // CHECK-NOT:     memref.alloc
 // CHECK-NOT:     memref.copy
 // CHECK:         func.return %[[A]] : memref<?xf32>

@@ -139,7 +139,7 @@ func.func @dynamic(%x: tensor<?xf32>) -> tensor<?xf32> {
   return %r : tensor<?xf32>
 }
 // CHECK-LABEL: func.func @dynamic
-// CHECK:         %0 = memref.alloc(%n) {alignment = 64 : i64} : memref<?xf32>
+// CHECK:         %0 = memref.alloc(%n) {alignment = 64 : i64, rtcheck.origin = "tensor.empty"} : memref<?xf32>
 // CHECK-NEXT:    scf.forall (%i) in (%n) {
 // CHECK-NOT:       memref.copy
 // CHECK:         {{^ *}}}{{$}}
