@@ -145,8 +145,13 @@ def collapsed_type(
     source_shape = source.get_shape()
     new_strides: Strides = []
     for group in groups:
+        # MLIR's rule: the stride of the group's last non-unit dimension, or
+        # of its first dimension when all are unit.
         non_unit = [d for d in group if source_shape[d] != 1]
-        new_strides.append(strides[(non_unit or list(group))[-1]] if group else 1)
+        if not group:
+            new_strides.append(1)
+        else:
+            new_strides.append(strides[non_unit[-1] if non_unit else group[0]])
     return strided_memref(source, shape, new_strides, offset)
 
 
