@@ -51,6 +51,16 @@ class Tensor:
     def rank(self) -> int:
         return len(self.shape)
 
+    def without(self, axis: int) -> tuple[list[int], tuple[int, ...], tuple[bool, ...]]:
+        """The dimensions other than `axis`, with their extents and which
+        are dynamic: the shape a reduction along `axis` produces."""
+        kept = [d for d in range(self.rank) if d != axis]
+        return (
+            kept,
+            tuple(self.shape[d] for d in kept),
+            tuple(self.dynamic[d] for d in kept),
+        )
+
 
 @dataclass
 class Step:
@@ -377,9 +387,7 @@ class _Ops:
         if x is None:
             return False
         axis = b.rng.randrange(x.rank)
-        kept = [d for d in range(x.rank) if d != axis]
-        shape = tuple(x.shape[d] for d in kept)
-        dynamic = tuple(x.dynamic[d] for d in kept)
+        kept, shape, dynamic = x.without(axis)
         use_max = b.rng.random() < 0.4
         lines: list[str] = []
         uses = [x.name]
@@ -458,9 +466,7 @@ class _Ops:
         if x is None:
             return False
         axis = b.rng.randrange(x.rank)
-        kept = [d for d in range(x.rank) if d != axis]
-        shape = tuple(x.shape[d] for d in kept)
-        dynamic = tuple(x.dynamic[d] for d in kept)
+        _, shape, dynamic = x.without(axis)
         lines: list[str] = []
         uses = [x.name]
         out = b.like(x, lines, uses)
@@ -484,9 +490,7 @@ class _Ops:
         if x is None:
             return False
         axis = b.rng.randrange(x.rank)
-        kept = [d for d in range(x.rank) if d != axis]
-        shape = tuple(x.shape[d] for d in kept)
-        dynamic = tuple(x.dynamic[d] for d in kept)
+        _, shape, dynamic = x.without(axis)
         lines: list[str] = []
         uses = [x.name]
         out = b.like(x, lines, uses)
