@@ -3,6 +3,12 @@
 Integers and booleans must be equal; floats must agree within
 `FLOAT_TOLERANCES` for their width (|expected − actual| <= atol +
 rtol·|expected|), NaN matching NaN and infinities matching themselves.
+
+`slack`: an extra absolute tolerance per element, for results whose
+rounding the computation itself amplifies (`linalg_ext.checking` measures
+it by perturbing the inputs by a few ulps: an ill-conditioned program, such
+as `x·exp(x)` iterated, turns one ulp of difference in `exp` between the
+interpreter and compiled code into far more than `rtol`).
 """
 
 from __future__ import annotations
@@ -20,8 +26,12 @@ FLOAT_TOLERANCES = {
 """(rtol, atol) per float dtype."""
 
 
-def first_difference(expected: Any, actual: Any) -> str | None:
-    """None if the two values agree, else where and how they differ."""
+def first_difference(
+    expected: Any, actual: Any, slack: Any | None = None
+) -> str | None:
+    """None if the two values agree (floats within the tolerance of their
+    width plus `slack`, an array of absolute differences the computation's
+    own conditioning allows), else where and how they differ."""
     expected, actual = np.asarray(expected), np.asarray(actual)
     if expected.shape != actual.shape:
         return f"shape {expected.shape} before, {actual.shape} after"
@@ -29,6 +39,8 @@ def first_difference(expected: Any, actual: Any) -> str | None:
         rtol, atol = FLOAT_TOLERANCES.get(expected.dtype, (1e-5, 1e-6))
         with np.errstate(all="ignore"):
             close = np.isclose(actual, expected, rtol=rtol, atol=atol, equal_nan=True)
+            if slack is not None:
+                close |= np.abs(actual - expected) <= slack
     else:
         close = expected == actual
     if np.all(close):
@@ -41,12 +53,17 @@ def first_difference(expected: Any, actual: Any) -> str | None:
 
 
 def compare_values(
-    expected: Sequence[Any], actual: Sequence[Any], what: str
+    expected: Sequence[Any],
+    actual: Sequence[Any],
+    what: str,
+    slacks: Sequence[Any | None] | None = None,
 ) -> str | None:
-    """The first disagreement between two lists of values, named `what #i`."""
+    """The first disagreement between two lists of values, named `what #i`
+    (`slacks`: one `first_difference` slack, or None, per value)."""
     if len(expected) != len(actual):
         return f"{len(expected)} {what}s before, {len(actual)} after"
-    for index, (e, a) in enumerate(zip(expected, actual, strict=True)):
-        if (difference := first_difference(e, a)) is not None:
+    slacks = [None] * len(expected) if slacks is None else slacks
+    for index, (e, a, slack) in enumerate(zip(expected, actual, slacks, strict=True)):
+        if (difference := first_difference(e, a, slack)) is not None:
             return f"in {what} #{index} {difference}"
     return None
