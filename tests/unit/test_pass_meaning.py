@@ -65,6 +65,15 @@ ALSO_JIT = {
 }
 """Directories whose inputs are also checked compiled natively."""
 
+OUTPUT_JIT = {
+    "linalg-tile-and-fuse",
+    "test-linalg-greedy-fusion",
+    "transform-interpreter-tiling",
+}
+"""Directories whose pipelines' outputs are also compiled natively and
+compared with the interpreter on the input (`linalg-ext-check --backend
+jit` with the pipeline): tiled loop nests run compiled."""
+
 JIT = "jit"
 """The parameter that stands for "compiled natively, no pipeline before"."""
 
@@ -101,14 +110,26 @@ def cases() -> list:
         for pipeline in dict.fromkeys(pipelines):
             params.append(
                 pytest.param(
-                    path, pipeline, id=f"{path.parent.name}/{path.stem}:{pipeline}"
+                    path,
+                    pipeline,
+                    "interpreter",
+                    id=f"{path.parent.name}/{path.stem}:{pipeline}",
                 )
             )
+            if directory in OUTPUT_JIT and pipeline != JIT:
+                params.append(
+                    pytest.param(
+                        path,
+                        pipeline,
+                        JIT,
+                        id=f"{path.parent.name}/{path.stem}:{pipeline}:jit",
+                    )
+                )
     return params
 
 
-@pytest.mark.parametrize(("path", "pipeline"), cases())
-def test_pass_keeps_meaning(path, pipeline):
+@pytest.mark.parametrize(("path", "pipeline", "backend"), cases())
+def test_pass_keeps_meaning(path, pipeline, backend):
     # Bufferization without deallocation leaves every buffer it allocates;
     # with buffer-deallocation-pipeline (run-time ownership flags included)
     # nothing may leak.
@@ -121,6 +142,6 @@ def test_pass_keeps_meaning(path, pipeline):
         trials=3,
         seed=5,
         allow_leaks=leaks_expected,
-        backend="jit" if pipeline == JIT else "interpreter",
+        backend="jit" if pipeline == JIT else backend,
     )
     assert report.ok, "\n".join(v.line() for v in report.verdicts)
