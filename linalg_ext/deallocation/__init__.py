@@ -24,7 +24,8 @@ How it works, per function:
    A returned result that may or may not be owned is returned, or a copy.
    A value that may be a view of (part of) a buffer the branch, body or
    function owns is passed on as a copy when it is one, and the buffer is
-   freed after the copy.
+   freed after the copy. A buffer returned more than once is handed over
+   by one result; the others are copies.
 3. Each owned source (a `memref.alloc`, an owned call result, an accepted
    merge) is freed in its block after the last op that uses it or a value
    aliasing it, unless ownership moved (returned, handed to a merge); if an
@@ -38,7 +39,9 @@ on the program as it is before any `memref.dealloc` is inserted.
 
 The modules: `buffers` (sources and merge points), `values` (which values
 one may be all of), `summary` (what callers know of a function),
-`function_analysis` (steps 1 to 3 for one function), `summaries` (every
+`function_analysis` (steps 1 to 3 for one function), `returns` (what a
+function does with the buffers it returns, once or several times, and its
+summary), `summaries` (every
 function of a module, on demand), `effects` (ops of unknown memory effects,
 which the pass refuses) and `rewrite` (inserting the frees and the flags).
 """

@@ -147,6 +147,10 @@ class Incoming:
     address comparison cannot tell from the buffer): `value` is passed on as
     a copy when it is one of them (a returned result, always unless it is a
     taken buffer), and they are freed after the copy is made."""
+    retained: list[Source] = field(default_factory=list[Source])
+    """For a returned result no copy can stand for (a layout of static
+    strides or offset): the buffers it may be a view of, returned as they
+    are; each is freed when no such result has its address."""
 
 
 Plan = tuple[dict[Source, Operation | Block], dict[Source, str]]

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 
 from xdsl.dialects import func, memref, scf
-from xdsl.ir import Block, BlockArgument, Operation, OpResult, SSAValue, Use
+from xdsl.ir import Block, Operation, OpResult, SSAValue, Use
 
 from linalg_ext.deallocation.buffers import (
     CHOICE_OPS,
@@ -26,6 +26,11 @@ from linalg_ext.deallocation.buffers import (
     Source,
     is_memref,
     tracked,
+)
+from linalg_ext.deallocation.returns import (
+    function_summary,
+    leaves_function,
+    plan_returns,
 )
 from linalg_ext.deallocation.summary import CallSummaries, Summary
 from linalg_ext.deallocation.values import (
@@ -76,9 +81,12 @@ class FunctionAnalysis:
         self._taken: set[Source] = set()
         """Buffers flagged merges take over when they are what flows in."""
         self._after_copy: set[Source] = set()
-        """Buffers a passed-on value may be a view of: freed after its copy."""
+        """Buffers a passed-on value may be a view of: freed after its copy
+        (or, returned as a view no copy can stand for, when no result is
+        it: see `returns`)."""
         self.returns: dict[int, Incoming] = {}
-        """Results returned as they are or copied, by a run-time check."""
+        """Results returned as they are, copied or retained, by a run-time
+        check (`returns.plan_returns`)."""
         self._initial_kept: set[Merge] = set()
         """Flagged loops that do not take over their initial buffer."""
         statics = list(self._merges())
@@ -139,7 +147,7 @@ class FunctionAnalysis:
         """What flows into each flagged merge, which buffers they take over
         and which they cannot."""
         self.incoming = {merge: self._incoming(merge) for merge in flagged}
-        self.returns = self._returns()
+        self.returns = plan_returns(self)
         places = [p for incoming in self.incoming.values() for p in incoming]
         places += self.returns.values()
         self._handover_refused = {
@@ -148,63 +156,9 @@ class FunctionAnalysis:
             for source, reason in place.refused.items()
         }
         self._taken = {source for place in places for source in place.taken}
-        self._after_copy = {s for place in places for s in place.after}
-
-    def _returns(self) -> dict[int, Incoming]:
-        """The results that may or may not be a buffer the function owns
-        (known at run time): each is returned as it is when it is one (the
-        caller's now), else as a copy, as upstream does, so that the caller
-        owns every such result."""
-        places: dict[int, Incoming] = {}
-        if len(self.function.body.blocks) != 1:
-            return places  # several returns: not followed
-        entry = self.function.body.block
-        terminator = entry.last_op
-        if not isinstance(terminator, func.ReturnOp):
-            return places
-        for index, value in enumerate(terminator.operands):
-            if not copyable(value.type):
-                continue
-            sources = self.sources.get(value, frozenset[Source]())
-            owned = [s for s in sources if s.owned and s.block is entry]
-            if (
-                not owned
-                or self._returned_static(value, sources, terminator)
-                or is_copy_choice(value)
-            ):
-                continue
-            taken: list[Source] = []
-            refused: dict[Source, str] = {}
-            after: list[Source] = []
-            for source in sorted(owned, key=self._order):
-                try:
-                    self._check_taken(source, value, terminator, index)
-                    taken.append(source)
-                except MayBeView:
-                    # Copied (it is no taken buffer), then freed.
-                    after.append(source)
-                except NotOwned as reason:
-                    refused[source] = f"it is returned (result #{index}) and {reason}"
-            if taken or after:
-                whole = [s for s in taken if self._whole_source(value) is s.value]
-                places[index] = Incoming(
-                    value, entry, terminator, taken, refused, whole, after
-                )
-        return places
-
-    def _returned_static(
-        self, value: SSAValue, sources: frozenset[Source], terminator: Operation
-    ) -> bool:
-        """Whether `value` is certainly all of one buffer the function owns,
-        returned once: the caller's without a check."""
-        if len(sources) != 1:
-            return False
-        (source,) = sources
-        return (
-            source.flag is None
-            and self._whole_view_of(value, source.value)
-            and sum(source in self.sources.get(v, ()) for v in terminator.operands) == 1
-        )
+        self._after_copy = {
+            s for place in places for s in (*place.after, *place.retained)
+        }
 
     def _own_refused(self, merge: Merge) -> bool:
         """Whether a buffer the flagged merge owns could not be freed."""
@@ -388,14 +342,14 @@ class FunctionAnalysis:
                 if tracked(argument):
                     yield argument, flowing | self._opaque(argument)
 
-    def _whole_source(self, value: SSAValue) -> SSAValue:
+    def whole_source(self, value: SSAValue) -> SSAValue:
         return whole_source(value, self.summaries)
 
     def _whole_view_of(self, value: SSAValue, base: SSAValue) -> bool:
         """Whether `value` is `base`, or all of it from its first element."""
-        return self._whole_source(value) is base
+        return self.whole_source(value) is base
 
-    def _uses(self, source: Source) -> Iterator[Use]:
+    def uses(self, source: Source) -> Iterator[Use]:
         for value in self.aliases.get(source, ()):
             yield from value.uses
 
@@ -416,7 +370,7 @@ class FunctionAnalysis:
         its block owns, all of which is the initial value."""
         op = merge.op
         assert isinstance(op, scf.ForOp)
-        source = self.own.get(self._whole_source(op.iter_args[merge.index]))
+        source = self.own.get(self.whole_source(op.iter_args[merge.index]))
         if source is None or not source.owned or source.block is not op.parent_block():
             return None
         return source
@@ -439,7 +393,7 @@ class FunctionAnalysis:
         block = op.parent_block()
         assert block is not None
         init_use = (op, 3 + index)  # after the bounds and the step
-        for use in self._uses(initial):
+        for use in self.uses(initial):
             if (use.operation, use.index) == init_use:
                 continue
             if self.summaries.frees(use.operation, use.index) is not None:
@@ -465,7 +419,7 @@ class FunctionAnalysis:
             return False  # what the pass made of a returned result before
         for value in self._merge_values(merge):
             source = self.own.get(value)
-            for use in self._uses(source) if source else value.uses:
+            for use in self.uses(source) if source else value.uses:
                 if self.summaries.frees(use.operation, use.index) is not None:
                     return False
         # A new buffer must be able to come from a branch or the loop body
@@ -504,9 +458,9 @@ class FunctionAnalysis:
                 if s.owned and s.block is block
             ]
             after: list[Source] = []
-            for source in sorted(owned, key=self._order):
+            for source in sorted(owned, key=self.order):
                 try:
-                    self._check_taken(source, value, terminator, index)
+                    self.check_taken(source, value, terminator, index)
                     taken.append(source)
                 except MayBeView as reason:
                     if copyable(value.type):
@@ -524,27 +478,34 @@ class FunctionAnalysis:
                         f"{merge.describe()}, which cannot take it "
                         f"over: {reason}"
                     )
-            whole = [s for s in taken if self._whole_source(value) is s.value]
+            whole = [s for s in taken if self.whole_source(value) is s.value]
             places.append(
                 Incoming(value, block, terminator, taken, refused, whole, after)
             )
         return places
 
-    def _order(self, source: Source) -> int:
+    def order(self, source: Source) -> int:
         return self._positions.get(source.value, -1)
 
-    def _check_taken(
-        self, source: Source, value: SSAValue, terminator: Operation, index: int
+    def check_taken(
+        self,
+        source: Source,
+        value: SSAValue,
+        terminator: Operation,
+        index: int,
+        *,
+        alone: bool = True,
     ) -> None:
         """A flagged merge can take over `source` when the terminator yields
-        it as `value` (operand #index): all of it, only there, and nothing
-        else uses or frees it outside its block."""
+        it as `value` (operand #index): all of it, only there (unless not
+        `alone`: a function's results share buffers out), and nothing else
+        uses or frees it outside its block."""
         for position, other in enumerate(terminator.operands):
-            if position != index and source in self.sources.get(other, ()):
+            if alone and position != index and source in self.sources.get(other, ()):
                 raise NotOwned(f"it is also yielded as #{position}")
         block = terminator.parent_block()
         assert block is not None
-        for use in self._uses(source):
+        for use in self.uses(source):
             if self.summaries.frees(use.operation, use.index) is not None:
                 raise NotOwned(f"it is freed by {use.operation.name}")
             if ancestor_in(block, use.operation) is None:
@@ -583,7 +544,7 @@ class FunctionAnalysis:
         for position, value in enumerate(terminator.operands):
             if position != index and source in self.sources.get(value, ()):
                 raise NotOwned(f"{what} is also yielded as #{position}")
-        for use in self._uses(source):
+        for use in self.uses(source):
             if self.summaries.frees(use.operation, use.index) is not None:
                 raise NotOwned(f"{what} is freed by {use.operation.name}")
 
@@ -661,7 +622,7 @@ class FunctionAnalysis:
         NotOwned if it cannot be freed at all."""
         if source in self._handover_refused:
             raise NotOwned(self._handover_refused[source])
-        for use in self._uses(source):
+        for use in self.uses(source):
             reason = self.summaries.frees(use.operation, use.index)
             if reason:
                 raise NotOwned(reason)
@@ -674,7 +635,7 @@ class FunctionAnalysis:
         )
         users = [
             (use.operation, ancestor_in(block, use.operation))
-            for use in self._uses(source)
+            for use in self.uses(source)
         ]
         if terminator is not None and any(u is terminator for _, u in users):
             if source in self._after_copy:
@@ -693,39 +654,13 @@ class FunctionAnalysis:
 
     def _leaves_block(self, source: Source, terminator: Operation) -> Decision:
         """Returned whole and alone: the caller's. Anything else: NotOwned."""
+        if isinstance(terminator, func.ReturnOp):
+            return leaves_function(self, source, terminator)
         passed = [
             (i, v)
             for i, v in enumerate(terminator.operands)
             if source in self.sources.get(v, ())
         ]
-        if isinstance(terminator, func.ReturnOp):
-            if len(passed) > 1:
-                raise NotOwned("it is returned more than once")
-            ((position, value),) = passed
-            if source.flag is not None:
-                raise NotOwned(
-                    f"it is returned (result #{position}), and whether the "
-                    "function owns it is known only at run time"
-                )
-            others = [s.describe() for s in self.sources[value] if s is not source]
-            if others:
-                raise NotOwned(
-                    f"result #{position} may be it or {', '.join(sorted(others))}, "
-                    "so the caller cannot own it"
-                )
-            if not self._whole_view_of(value, source.value):
-                through = self._whole_source(value).owner
-                if isinstance(through, Operation) and through.name not in VIEW_OPS:
-                    raise NotOwned(
-                        f"it is returned through {through.name} (result "
-                        f"#{position}), so the caller cannot own it"
-                    )
-                raise NotOwned(
-                    f"a view of it is returned (result #{position}): the caller "
-                    "cannot free a view, and the function cannot free a buffer "
-                    "it returns"
-                )
-            return Decision.RETURNED
         parent = terminator.parent_op()
         assert parent is not None
         if isinstance(parent, func.FuncOp):
@@ -750,49 +685,5 @@ class FunctionAnalysis:
         )
 
     def summary(self) -> Summary:
-        """What callers need to know: which results they own, which are
-        arguments, which arguments this function may free."""
-        summary = Summary()
-        entry = self.function.body.block
-        terminator = entry.last_op
-        if isinstance(terminator, func.ReturnOp):
-            for index, value in enumerate(terminator.operands):
-                if not tracked(value):
-                    continue
-                sources = self.sources.get(value, frozenset[Source]())
-                if self._returned_whole(value, sources) or index in self.returns:
-                    summary.owned_results.add(index)
-                    continue
-                for source in sources:
-                    if source.kind is Kind.ARGUMENT:
-                        assert isinstance(source.value, BlockArgument)
-                        summary.result_arguments.setdefault(index, set()).add(
-                            source.value.index
-                        )
-                    else:
-                        summary.opaque_results.add(index)
-                whole = self._whole_source(value)
-                if isinstance(whole, BlockArgument) and whole.block is entry:
-                    summary.whole_arguments[index] = whole.index
-        for argument in entry.args:
-            source = self.own.get(argument)
-            if source is not None and any(
-                self.summaries.frees(use.operation, use.index) is not None
-                for use in self._uses(source)
-            ):
-                summary.may_free.add(argument.index)
-        return summary
-
-    def _returned_whole(self, value: SSAValue, sources: frozenset[Source]) -> bool:
-        if len(sources) != 1:
-            return False
-        (source,) = sources
-        handed_over = {s for taken in self.accepted.values() for s in taken}
-        if not source.owned or source in handed_over:
-            return False
-        try:
-            return self.decide(source) is Decision.RETURNED and self._whole_view_of(
-                value, source.value
-            )
-        except NotOwned:
-            return False
+        """What callers need to know (see `returns.function_summary`)."""
+        return function_summary(self)

@@ -268,17 +268,39 @@ class DeallocationRewriter:
         return copied, result
 
     def _return_copies(self) -> None:
-        """Each result that may or may not be a buffer the function owns:
-        itself when it is one, else a copy, so that the caller owns it."""
+        """The results `returns.plan_returns` planned: each returned as it
+        is when it is a buffer it hands over (or a view no copy can stand
+        for), else as a copy the caller owns; then the buffers not returned
+        are freed (after every copy: a result may be a view of any)."""
         if not self.analysis.returns:
             return
         terminator = self.analysis.function.body.block.last_op
         assert isinstance(terminator, func.ReturnOp)
         build = _Builder(InsertPoint.before(terminator))
         results = list(terminator.operands)
-        for index, place in sorted(self.analysis.returns.items()):
-            owned = self._handover(build, place, index)
+        places = sorted(self.analysis.returns.items())
+        same: dict[tuple[int, Source], Condition] = {}
+        for index, place in places:
             value = results[index]
+            for source in place.taken + place.retained:
+                # A value all of, or a view of, that one buffer alone needs
+                # no address comparison.
+                certain = source in place.whole or (
+                    source in place.retained
+                    and self.analysis.sources.get(place.value) == {source}
+                )
+                same[index, source] = (
+                    True if certain else build.same(value, self.value(source.value))
+                )
+            if place.retained:
+                continue  # no copy of its type can be made
+            owned: Condition = False
+            for source in place.taken:
+                owned = build.or_(
+                    owned, build.and_(same[index, source], self.owned(source))
+                )
+            if owned is True:
+                continue
             if owned is False:  # never the caller's: always a copy
                 results[index] = self._copy_here(build, value)
                 continue
@@ -287,10 +309,18 @@ class DeallocationRewriter:
                     build.value(owned), [value.type], [scf.YieldOp(value)], _copy(value)
                 )
             ).results[0]
-        # The buffers a result may be a view of: copied now, so free them.
-        for place in self.analysis.returns.values():
+        # Each buffer once: kept where a result that hands it over or
+        # retains it is it, else freed (the copies are made).
+        kept: dict[Source, Condition] = {}
+        for index, place in places:
+            for source in place.taken + place.retained:
+                kept[source] = build.or_(kept.get(source, False), same[index, source])
+        for _, place in places:
             for source in place.after:
-                build.free(self.value(source.value), self.owned(source))
+                kept.setdefault(source, False)
+        for source, keep in kept.items():
+            freed = build.and_(self.owned(source), build.not_(keep))
+            build.free(self.value(source.value), freed)
         Rewriter.replace_op(terminator, func.ReturnOp(*results))
 
     def _free(self, where: dict[Source, Operation | Block]) -> None:

@@ -230,15 +230,16 @@ func.func @returned_selected(%x: memref<4xf32>, %c: i1) -> memref<4xf32> {
 
 // CHECK-LABEL: func.func @returned_selected
 // CHECK:         %[[SAME:.*]] = arith.cmpi eq
-// CHECK:         scf.if %{{.*}} {
-// CHECK-NEXT:      memref.dealloc %t : memref<4xf32>
-// CHECK-NEXT:    }
 // CHECK-NEXT:    %[[RESULT:.*]] = scf.if %[[SAME]] -> (memref<4xf32>) {
 // CHECK-NEXT:      scf.yield %s : memref<4xf32>
 // CHECK-NEXT:    } else {
 // CHECK-NEXT:      %[[COPY:.*]] = memref.alloc() : memref<4xf32>
 // CHECK-NEXT:      "memref.copy"(%s, %[[COPY]]) : (memref<4xf32>, memref<4xf32>) -> ()
 // CHECK-NEXT:      scf.yield %[[COPY]] : memref<4xf32>
+// CHECK-NEXT:    }
+// The buffer is freed once every result is made (a copy may read it).
+// CHECK:         scf.if %{{.*}} {
+// CHECK-NEXT:      memref.dealloc %t : memref<4xf32>
 // CHECK-NEXT:    }
 // CHECK-NEXT:    func.return %[[RESULT]] : memref<4xf32>
 
@@ -367,14 +368,14 @@ func.func @returned_fresh_or_view(%x: memref<4xf32>, %c: i1) -> memref<2xf32, st
 
 // CHECK-LABEL: func.func @returned_fresh_or_view
 // CHECK:         %[[SAME:.*]] = arith.cmpi eq
-// CHECK:         scf.if %{{.*}} {
-// CHECK-NEXT:      memref.dealloc %f : memref<2xf32>
-// CHECK-NEXT:    }
 // CHECK-NEXT:    %[[RESULT:.*]] = scf.if %[[SAME]] -> (memref<2xf32, strided<[?], offset: ?>>) {
 // CHECK-NEXT:      scf.yield %r
 // CHECK-NEXT:    } else {
 // CHECK:           "memref.copy"(%r
 // CHECK:         }
+// CHECK:         scf.if %{{.*}} {
+// CHECK-NEXT:      memref.dealloc %f : memref<2xf32>
+// CHECK-NEXT:    }
 // CHECK-NEXT:    memref.dealloc %t : memref<4xf32>
 // CHECK-NEXT:    func.return %[[RESULT]]
 
