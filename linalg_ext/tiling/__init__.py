@@ -25,3 +25,10 @@ __all__ = [
     "registered_op_types",
     "tiling_model",
 ]
+
+# Registers the models of linalg's structured ops (generic and named).
+import linalg_ext.tiling.structured  # noqa: E402, F401
+
+# Registers the models of tensor.expand_shape and collapse_shape, and (by
+# importing linalg_ext.tiling.pad) of tensor.pad.
+import linalg_ext.tiling.tensor_ops  # noqa: E402, F401

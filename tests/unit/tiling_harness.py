@@ -22,25 +22,25 @@ from xdsl.dialects.builtin import FunctionType, ModuleOp
 from xdsl.ir import Operation, SSAValue
 from xdsl.rewriter import InsertPoint, Rewriter
 
+from helpers import parse_module
 from linalg_ext.comparison import compare_values
 from linalg_ext.running import find_function, random_inputs, run_function
 from linalg_ext.tiling import TiledOp, tiling_model
 from linalg_ext.transforms.mixed_sizes import Mixed, as_index_value
 from linalg_ext.transforms.slices import extract_slice
-from tests.unit.helpers import parse_module
 
 
-def _find(module: ModuleOp, op_name: str) -> Operation:
+def find_op(module: ModuleOp, op_name: str) -> Operation:
     found = [op for op in module.walk() if op.name == op_name]
     assert len(found) == 1, f"expected one {op_name}, found {len(found)}"
     return found[0]
 
 
-def _mixed(values: Sequence[int], dynamic: bool, new_ops: list[Operation]):
+def mixed_values(values: Sequence[int], dynamic: bool, new_ops: list[Operation]):
     return [as_index_value(v, new_ops) if dynamic else v for v in values]
 
 
-def _return_also(
+def return_also(
     module: ModuleOp, op: Operation, pairs: list[tuple[SSAValue, SSAValue]]
 ):
     function = find_function(module, "main")
@@ -69,12 +69,12 @@ def _build(
         new_ops.append(whole_tile)
         pairs.append((tiled.results[index], whole_tile.result))
     Rewriter.insert_op(new_ops, InsertPoint.after(op))
-    _return_also(module, op, pairs)
+    return_also(module, op, pairs)
     module.verify()
     return len(pairs)
 
 
-def _compare(module: ModuleOp, count: int, trials: int, seed: int) -> None:
+def compare_extra_results(module: ModuleOp, count: int, trials: int, seed: int) -> None:
     rng = np.random.default_rng(seed)
     function = find_function(module, "main")
     for trial in range(trials):
@@ -98,14 +98,14 @@ def check_tile(
     """The tile the model builds for (offsets, sizes) computes what the whole
     op computes there. Returns the module (with the tile) for more checks."""
     module = parse_module(text)
-    op = _find(module, op_name)
+    op = find_op(module, op_name)
     model = tiling_model(op)
     assert model is not None, f"no tiling model for {op_name}"
     holder: dict[str, list[Mixed]] = {}
 
     def make(new_ops: list[Operation]) -> TiledOp:
-        holder["offsets"] = _mixed(offsets, dynamic, new_ops)
-        holder["sizes"] = _mixed(sizes, dynamic, new_ops)
+        holder["offsets"] = mixed_values(offsets, dynamic, new_ops)
+        holder["sizes"] = mixed_values(sizes, dynamic, new_ops)
         return model.tile(op, holder["offsets"], holder["sizes"], new_ops)
 
     def positions(index: int, new_ops: list[Operation]):
@@ -114,7 +114,7 @@ def check_tile(
         )
 
     count = _build(module, op, make, positions)
-    _compare(module, count, trials, seed)
+    compare_extra_results(module, count, trials, seed)
     return module
 
 
@@ -134,17 +134,17 @@ def check_result_tile(
     compared: the others are tiles of the iteration tile, checked by
     `check_tile`)."""
     module = parse_module(text)
-    op = _find(module, op_name)
+    op = find_op(module, op_name)
     model = tiling_model(op)
     assert model is not None, f"no tiling model for {op_name}"
     new_ops: list[Operation] = []
-    mixed_offsets = _mixed(offsets, dynamic, new_ops)
-    mixed_sizes = _mixed(sizes, dynamic, new_ops)
+    mixed_offsets = mixed_values(offsets, dynamic, new_ops)
+    mixed_sizes = mixed_values(sizes, dynamic, new_ops)
     tiled = model.result_tile(op, result_index, mixed_offsets, mixed_sizes, new_ops)
     whole_tile = extract_slice(op.results[result_index], mixed_offsets, mixed_sizes)
     new_ops.append(whole_tile)
     Rewriter.insert_op(new_ops, InsertPoint.after(op))
-    _return_also(module, op, [(tiled.results[result_index], whole_tile.result)])
+    return_also(module, op, [(tiled.results[result_index], whole_tile.result)])
     module.verify()
-    _compare(module, 1, trials, seed)
+    compare_extra_results(module, 1, trials, seed)
     return module
