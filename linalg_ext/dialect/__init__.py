@@ -84,3 +84,16 @@ __all__ = [
     "YieldOp",
     "batch_matmul_body",
 ]
+
+# The tiling models of the ops (linalg_ext.tiling's interface), registered on
+# import: after the ops, which they import.
+from linalg_ext.dialect import (  # noqa: E402
+    batch_matmul_tiling,  # noqa: F401
+    custom_tiling,  # noqa: F401
+    diag_tiling,  # noqa: F401
+    layer_norm_tiling,  # noqa: F401
+    scan_tiling,  # noqa: F401
+    scatter_tiling,  # noqa: F401
+    softmax_tiling,  # noqa: F401
+    topk_tiling,  # noqa: F401
+)
