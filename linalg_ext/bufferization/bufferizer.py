@@ -398,6 +398,18 @@ def _shape_operands(value: SSAValue, before: Operation) -> list[SSAValue]:
     `before`."""
     tensor_type = value.type
     assert isinstance(tensor_type, TensorType)
+    # A slice (of the same rank) or an empty tensor already holds its dynamic
+    # sizes as operands: use them rather than asking `tensor.dim`, which a
+    # tiled loop would re-evaluate on every iteration through a subview.
+    owner = value.owner
+    if isinstance(owner, tensor.EmptyOp):
+        return list(owner.dynamic_sizes)
+    if (
+        isinstance(owner, tensor.ExtractSliceOp)
+        and isinstance(owner.source.type, TensorType)
+        and owner.source.type.get_num_dims() == tensor_type.get_num_dims()
+    ):
+        return list(owner.sizes)
     sizes: list[SSAValue] = []
     for dim, extent in enumerate(tensor_type.get_shape()):
         if extent == DYNAMIC_INDEX:
