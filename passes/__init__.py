@@ -123,10 +123,30 @@ def _one_shot_bufferize() -> type[ModulePass]:
     return OneShotBufferizePass
 
 
+def _tiling_cleanup() -> type[ModulePass]:
+    from linalg_ext.passes.tiling_cleanup import TilingCleanupPass
+
+    return TilingCleanupPass
+
+
 def _test_perturb_constants() -> type[ModulePass]:
     from linalg_ext.passes.test_perturb_constants import PerturbConstantsPass
 
     return PerturbConstantsPass
+
+
+def _linalg_tile_and_fuse() -> type[ModulePass]:
+    from linalg_ext.passes.linalg_tile_and_fuse import LinalgTileAndFusePass
+
+    return LinalgTileAndFusePass
+
+
+def _test_linalg_greedy_fusion() -> type[ModulePass]:
+    from linalg_ext.passes.test_linalg_greedy_fusion import (
+        LinalgGreedyFusionTestPass,
+    )
+
+    return LinalgGreedyFusionTestPass
 
 
 ALL_PASSES: dict[str, Callable[[], type[ModulePass]]] = {
@@ -147,6 +167,9 @@ ALL_PASSES: dict[str, Callable[[], type[ModulePass]]] = {
     "fuse-pad": _fuse_pad,
     "linalg-fuse-elementwise-ext": _linalg_fuse_elementwise_ext,
     "one-shot-bufferize": _one_shot_bufferize,
+    "linalg-ext-tiling-cleanup": _tiling_cleanup,
     # Test passes, as in MLIR, carry a `test-` prefix; they are not for use.
     "test-perturb-constants": _test_perturb_constants,
+    "linalg-tile-and-fuse": _linalg_tile_and_fuse,
+    "test-linalg-greedy-fusion": _test_linalg_greedy_fusion,
 }

@@ -69,6 +69,7 @@ OUTPUT_JIT = {
     "linalg-tile-and-fuse",
     "test-linalg-greedy-fusion",
     "transform-interpreter-tiling",
+    "linalg-ext-tiling-cleanup",
 }
 """Directories whose pipelines' outputs are also compiled natively and
 compared with the interpreter on the input (`linalg-ext-check --backend
