@@ -52,7 +52,13 @@ def _calling_context() -> Context | None:
 def _activate_compat() -> None:
     from linalg_ext import compat
 
-    compat.install(_calling_context())
+    ctx = _calling_context()
+    compat.install(ctx)
+    # Our transform ops and their implementations for xDSL's
+    # `transform-interpreter` (`linalg_ext.transform_ops.install`).
+    from linalg_ext.transform_ops.install import install as install_transform_ops
+
+    install_transform_ops(ctx)
 
 
 def _linalg_ext_dialect() -> Dialect:

@@ -1,0 +1,157 @@
+"""Putting our transform ops and their implementations in place, only for
+users of the package.
+
+`install(ctx)` is called by `linalg_ext.context.make_context`, by every
+`linalg_ext.compat.install` once this module is imported (a compat hook:
+`linalg-ext-opt` imports it through `linalg_ext.context`), and, for the
+stock `xdsl-opt`, by `linalg_ext.universe` when it first loads our dialect
+or one of our passes. Once, it:
+
+- adds `transform.structured.fuse`, `fuse_into_containing_op` and
+  `transform.loop.peel` to xDSL's `transform` dialect, and puts our
+  `split_handle`, `merge_handles`, `param.constant` and `cast` (with
+  upstream's syntax) in place of xDSL's;
+- registers our interpreter functions on xDSL's `TransformFunctions`, which
+  xDSL's `transform-interpreter` pass instantiates: ours replace xDSL's for
+  `tile_using_for` and `structured.match`, and add the ops xDSL does not
+  interpret. The pass itself (its name, options, entry point) stays xDSL's.
+
+The second step needs `xdsl.interpreters.transform`, whose package imports
+every interpreter xDSL has (a quarter of a second): it is done when that
+module is first imported (by the pass, when it runs), not before, so that
+the tools do not pay for it on every start. With `ctx`, the ops also reach a
+context that loaded `transform` before.
+"""
+
+from __future__ import annotations
+
+import importlib.abc
+import importlib.machinery
+import sys
+from collections.abc import Sequence
+from types import ModuleType
+from typing import TYPE_CHECKING
+
+from xdsl.context import Context
+from xdsl.dialects.transform import Transform
+from xdsl.ir import Operation
+
+from linalg_ext import compat
+from linalg_ext.transform_ops.ops import TRANSFORM_OPS, TRANSFORM_REPLACEMENTS
+
+if TYPE_CHECKING:
+    from xdsl.interpreters.transform import TransformFunctions
+
+_IMPL_DICT = "__impl_dict"
+"""Where `xdsl.interpreter.register_impls` keeps a class's op impls (the
+interpreter copies them from there each time a `TransformFunctions` is
+registered): adding ours there is what makes xDSL's pass run them."""
+
+TRANSFORM_FUNCTIONS_MODULE = "xdsl.interpreters.transform"
+
+_installed = False
+_functions_registered = False
+
+
+def install(ctx: Context | None = None) -> None:
+    """Install our transform ops and impls (idempotent); with `ctx`, load
+    the added ops into it if it has already loaded `transform`."""
+    _install_once()
+    if ctx is not None:
+        _load_into(ctx)
+
+
+def _install_once() -> None:
+    global _installed
+    if _installed:
+        return
+    _installed = True
+    operations: list[type[Operation]] = Transform._operations  # pyright: ignore[reportPrivateUsage]
+    known = {op.name for op in operations}
+    operations.extend(op for op in TRANSFORM_OPS if op.name not in known)
+    for replaced, replacement in TRANSFORM_REPLACEMENTS:
+        if replacement not in operations:
+            operations[:] = [op for op in operations if op is not replaced]
+            operations.append(replacement)
+    if TRANSFORM_FUNCTIONS_MODULE in sys.modules:
+        register_functions()
+    else:
+        sys.meta_path.insert(0, _RegisterFunctionsOnImport())
+
+
+def register_functions() -> None:
+    """Add our interpreter functions to xDSL's `TransformFunctions`
+    (idempotent)."""
+    global _functions_registered
+    if _functions_registered:
+        return
+    _functions_registered = True
+    from xdsl.interpreters.transform import TransformFunctions
+
+    # The tiling models of linalg_ext ops are registered with the dialect.
+    import linalg_ext.dialect  # noqa: F401
+    from linalg_ext.transform_ops.loop_peel import LoopPeelFunctions
+    from linalg_ext.transform_ops.navigation import NavigationFunctions
+    from linalg_ext.transform_ops.tiling_functions import TilingTransformFunctions
+
+    impls: dict[type[Operation], object] = getattr(TransformFunctions, _IMPL_DICT)
+    for functions in (NavigationFunctions, TilingTransformFunctions, LoopPeelFunctions):
+        impls.update(getattr(functions, _IMPL_DICT))
+
+
+class _RegisterFunctionsOnImport(importlib.abc.MetaPathFinder):
+    """Runs `register_functions` right after `xdsl.interpreters.transform`
+    is first executed, then leaves `sys.meta_path`."""
+
+    def find_spec(
+        self,
+        fullname: str,
+        path: Sequence[str] | None,
+        target: ModuleType | None = None,
+    ) -> importlib.machinery.ModuleSpec | None:
+        if fullname != TRANSFORM_FUNCTIONS_MODULE:
+            return None
+        sys.meta_path.remove(self)
+        spec = importlib.machinery.PathFinder.find_spec(fullname, path)
+        if spec is None or not isinstance(spec.loader, importlib.abc.Loader):
+            return spec
+        loader = spec.loader
+        execute = loader.exec_module
+
+        def exec_module(module: ModuleType) -> None:
+            execute(module)
+            register_functions()
+
+        loader.exec_module = exec_module
+        return spec
+
+
+def _load_into(ctx: Context) -> None:
+    if Transform.name not in {dialect.name for dialect in ctx.loaded_dialects}:
+        return
+    loaded = {op.name for op in ctx.loaded_ops}
+    for op in TRANSFORM_OPS:
+        if op.name not in loaded:
+            ctx.load_op(op)
+    # Context has no public way to swap a loaded class.
+    classes = ctx._loaded_ops  # pyright: ignore[reportPrivateUsage]
+    for replaced, replacement in TRANSFORM_REPLACEMENTS:
+        if classes.get(replacement.name) is replaced:
+            classes[replacement.name] = replacement
+
+
+# Wherever compat is installed once this module is imported (our tools
+# import it through `linalg_ext.context`), so is this.
+compat.add_install_hook(install)
+
+
+def xdsl_transform_functions() -> type[TransformFunctions]:
+    """xDSL's own implementations, as they are without ours (for comparing
+    the two): a subclass registered afresh from xDSL's methods."""
+    from xdsl.interpreter import register_impls
+    from xdsl.interpreters.transform import TransformFunctions
+
+    class XdslTransformFunctions(TransformFunctions):
+        pass
+
+    return register_impls(XdslTransformFunctions)
