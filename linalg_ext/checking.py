@@ -62,6 +62,7 @@ from xdsl.utils.exceptions import (
 )
 
 from linalg_ext.comparison import compare_values, first_difference
+from linalg_ext.conditioning import conditioning
 from linalg_ext.context import make_context
 from linalg_ext.diagnostics import failing_op, source_location
 from linalg_ext.pipelines import PipelineError, first_line, parse_pipeline
@@ -333,69 +334,6 @@ def _compare_buffer_arguments(
     return None
 
 
-PERTURBATION_ULPS = 8
-"""How far `_conditioning` moves each float input, in units of its dtype's
-epsilon (relative)."""
-
-CONDITIONING_FACTOR = 4.0
-"""How many times the perturbed runs' spread a difference may reach."""
-
-
-def _perturbed(value: Any, rng: np.random.Generator) -> Any:
-    if isinstance(value, np.ndarray) and value.dtype.kind == "f":
-        eps = np.finfo(value.dtype).eps * PERTURBATION_ULPS
-        signs = rng.choice(np.array([-1.0, 1.0]), size=value.shape)
-        return (value * (1 + signs * eps)).astype(value.dtype)
-    if isinstance(value, np.floating):
-        return type(value)(value * (1 + np.finfo(type(value)).eps * PERTURBATION_ULPS))
-    return _copy(value)
-
-
-def _spread(reference: Any, perturbed: Any) -> Any | None:
-    reference, perturbed = np.asarray(reference), np.asarray(perturbed)
-    if reference.dtype.kind != "f" or reference.shape != perturbed.shape:
-        return None
-    with np.errstate(all="ignore"):
-        spread = np.abs(perturbed.astype(np.float64) - reference.astype(np.float64))
-    return np.nan_to_num(spread, nan=0.0, posinf=0.0) * CONDITIONING_FACTOR
-
-
-def _conditioning(
-    module: ModuleOp, name: str, inputs: list[Any], reference: FunctionRun
-) -> FunctionRun | None:
-    """How much the function's float outputs move when its float inputs move
-    by a few ulps (before the pipeline, interpreted): the rounding the
-    computation amplifies. Two runs that round differently (the interpreter
-    and compiled code may differ by an ulp in `exp` or in the order of a
-    sum) may differ that much without either being wrong. None if the
-    perturbed run refuses."""
-    rng = np.random.default_rng(0)
-    spreads: list[FunctionRun] = []
-    for _ in range(2):
-        moved = _interpret(module, name, [_perturbed(v, rng) for v in inputs])
-        if moved.run is None:
-            return None
-        spreads.append(moved.run)
-    return FunctionRun(
-        results=[
-            _widest(reference.results[i], [s.results[i] for s in spreads])
-            for i in range(len(reference.results))
-        ],
-        arguments=[
-            _widest(reference.arguments[i], [s.arguments[i] for s in spreads])
-            for i in range(len(reference.arguments))
-        ],
-    )
-
-
-def _widest(reference: Any, moved: list[Any]) -> Any | None:
-    spreads = [_spread(reference, m) for m in moved]
-    known = [s for s in spreads if s is not None]
-    if len(known) != len(spreads):
-        return None
-    return np.maximum.reduce(known)
-
-
 # --------------------------------------------------------------------------
 # Reads of uninitialised memory
 # --------------------------------------------------------------------------
@@ -536,7 +474,12 @@ def _check_function(
         ):
             # Within what a few ulps of input already move? Then the
             # program's conditioning, not the pipeline, explains it.
-            slack = _conditioning(check.before, name, inputs, reference.run)
+            slack = conditioning(
+                lambda module, moved: _interpret(module, name, moved).run,
+                check.before,
+                inputs,
+                reference.run,
+            )
             if slack is not None:
                 problem = _difference(before_function, reference, candidate, slack)
         if problem is None:
