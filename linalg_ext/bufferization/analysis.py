@@ -81,8 +81,11 @@ def analyze_operand(state: AnalysisState, operand: OpOperand) -> None:
     if state.options.copy_before_write:
         conflict = state.writes(operand)
     else:
-        conflict = would_write_read_only(state, operand) or would_conflict(
-            state, operand
+        model = state.model(operand.op)
+        conflict = (
+            would_write_read_only(state, operand)
+            or would_conflict(state, operand)
+            or (model is not None and model.must_not_share(operand, state))
         )
     if conflict:
         state.bufferize_out_of_place(operand)

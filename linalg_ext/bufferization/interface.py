@@ -339,6 +339,12 @@ class BufferizableOpModel:
         """An op-specific exception to a read-after-write conflict."""
         return False
 
+    def must_not_share(self, operand: OpOperand, state: AnalysisQueries) -> bool:
+        """Whether `operand` must be out of place because an operand of the
+        same op already in place would share its buffer where the op needs
+        two (an op-specific conflict the read-after-write rule cannot see)."""
+        return False
+
     def is_repetitive_region(self, op: Operation, region_index: int) -> bool:
         """Whether the region may run several times (a loop body)."""
         return False

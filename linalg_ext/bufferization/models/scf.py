@@ -141,6 +141,28 @@ class ForOpModel(BufferizableOpModel):
         # The iteration argument may be written; so may the init's buffer.
         return True
 
+    def must_not_share(self, operand: OpOperand, state: AnalysisQueries) -> bool:
+        """Two iteration arguments are two buffers: an init whose buffer an
+        in-place init of the same loop already is (the same `tensor.empty`
+        for several destinations, as tiling and CSE leave) gets its own.
+        The body may write one and read the other (a tiled op with two
+        outputs) without any read-after-write the analysis can see through
+        the loop, which it decides before its body; upstream's decisions
+        on such loops are the same."""
+        if operand.index < 3:
+            return False
+        aliases = state.alias_set(operand.value)
+        return any(
+            other.index >= 3
+            and other.index != operand.index
+            and isinstance(other.value.type, TensorType)
+            and state.is_in_place(other)
+            and other.value in aliases
+            for other in (
+                OpOperand(operand.op, i) for i in range(len(operand.op.operands))
+            )
+        )
+
     def aliasing_values(
         self, operand: OpOperand, state: AnalysisQueries
     ) -> list[AliasingValue]:
