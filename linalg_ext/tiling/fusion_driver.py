@@ -156,7 +156,12 @@ def greedy_fusion_round(root: Operation) -> bool:
             continue
         for operand in list(consumer.inputs):  # pyright: ignore[reportAttributeAccessIssue]
             slice_op = getattr(operand, "op", None)
-            if not isinstance(slice_op, tensor.ExtractSliceOp):
+            # A slice read twice by one consumer (`linalg.add %s, %s`) is
+            # fused (and erased) the first time.
+            if (
+                not isinstance(slice_op, tensor.ExtractSliceOp)
+                or slice_op.parent is None
+            ):
                 continue
             producer = _producer_hint(slice_op)
             if fuse_producer_of_tensor(slice_op) is not None:
