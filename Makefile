@@ -112,9 +112,10 @@ demo: $(STAMP)
 	@echo
 	@echo "== next: docs/tutorial.md"
 
-## make fuzz: the differential fuzzer (docs/fuzzing.md): N random valid
-## programs (from seed SEED) through every pass and pipeline we ship, on JOBS
-## processes; interpreter before == after == compiled. Reproducers of failures
+## make fuzz: the differential fuzzer (docs/fuzzing.md): N seeds (from SEED),
+## each one random valid program of each family (mixed, tiling), through every
+## pass and pipeline we ship, on JOBS processes; interpreter before == after ==
+## compiled. Reproducers of failures
 ## go to build/fuzz/. `make test` runs a fixed-seed slice of it.
 N ?= 200
 SEED ?= 0

@@ -2,15 +2,19 @@
 
     python tests/fuzz/fuzz.py -n 1000 --seed 0 --jobs 2
 
-For each program (tests/fuzz/generator.py) and each pipeline of PIPELINES:
+For each seed, one program per family (tests/fuzz/generator.py: `mixed`,
+and `tiling`, shaped for the tiling passes), and each pipeline of PIPELINES
+(some are per program: the tile sizes and interchange of the tiling
+pipelines come from the seed and the program's roots, `tile_options`):
 apply the pipeline to a copy, verify it, and compare the interpreter before
-with the interpreter after (or the JIT after), on the same random inputs
-(`linalg_ext.checking.check_module`). Every program is also compiled as it
-is (`compile_module`: bufferization, deallocation, lower-to-llvm, LLVM) and
-compared with the interpreter, leaks counted. With `mlir-opt-22` installed,
-programs upstream can read (no `linalg_ext` op) also go through mlir-opt-22's
-canonicalize,cse and one-shot-bufferize, whose output our interpreter runs,
-and our outputs are re-parsed by mlir-opt-22.
+with the interpreter after, on the same random inputs
+(`linalg_ext.checking.check_module`). Every K-th program (--jit-every) is
+also compiled as it is (`compile_module`: bufferization, deallocation,
+lower-to-llvm, LLVM) and compared with the interpreter, leaks counted, and
+the outputs of the pipelines of JIT_AFTER are compiled too. With
+`mlir-opt-22` installed, programs upstream can read (no `linalg_ext` op)
+also go through mlir-opt-22's canonicalize,cse and one-shot-bufferize, whose
+output our interpreter runs, and our outputs are re-parsed by mlir-opt-22.
 
 Outcomes per (program, pipeline):
 - ok; refused (the pass declined with a clean, located message: not a bug);
@@ -20,29 +24,90 @@ Outcomes per (program, pipeline):
 - invalid: the output does not verify, or mlir-opt-22 rejects our output.
 
 Each failure is shrunk (steps dropped while the same failure stays) and saved
-to `build/fuzz/<seed>-<pipeline>.mlir` with the command that reproduces it.
+to `build/fuzz/<seed>-<pipeline>.mlir` (`<seed>-tiling-<pipeline>.mlir` for
+the tiling family) with the command that reproduces it.
 The exit code is 1 when anything failed.
 """
 
 from __future__ import annotations
 
 import argparse
+import functools
 import multiprocessing
 import os
 import platform
+import random
 import shutil
 import subprocess
 import sys
 import time
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from generator import Program, generate  # noqa: E402
+from generator import FAMILIES, Program, generate  # noqa: E402
 
-PIPELINES: dict[str, str] = {
+BUFFERIZE = (
+    "eliminate-empty-tensors,one-shot-bufferize{bufferize-function-boundaries=true},"
+    "buffer-deallocation-pipeline"
+)
+
+TILE_SIZE_CHOICES = (0, 0, 1, 2, 2, 3, 3, 4, 5, 7, 16)
+"""Tile sizes a seed picks from: 0 (the loop is not tiled), sizes that
+divide the extents (1 to 9, `?` = 4) or not, and 16, larger than any."""
+
+
+def tile_options(seed: int, loop_counts: list[int]) -> tuple[list[int], list[int]]:
+    """The tile sizes and interchange of the tiling pipelines for the
+    program of `seed` whose roots have `loop_counts` loops (the pass gives
+    every root the same sizes and leaves a root with fewer loops than sizes
+    as it is): as many sizes as one root (picked at random) has loops,
+    sometimes one fewer (trailing loops untiled), at least one nonzero, and
+    usually a random permutation of them as interchange."""
+    rng = random.Random(f"tile-options:{seed}")
+    count = rng.choice(loop_counts) if loop_counts else 1
+    if count > 1 and rng.random() < 0.2:
+        count -= 1
+    count = min(max(count, 1), 4)
+    sizes = [rng.choice(TILE_SIZE_CHOICES) for _ in range(count)]
+    if not any(sizes):
+        sizes[rng.randrange(count)] = rng.choice([1, 2, 3])
+    interchange = list(range(count))
+    if rng.random() < 0.2:
+        interchange = []
+    else:
+        rng.shuffle(interchange)
+    return sizes, interchange
+
+
+@functools.lru_cache(maxsize=64)
+def root_loop_counts(text: str) -> list[int]:
+    """The number of loops of each root `linalg-tile-and-fuse` finds in the
+    program `text` (sorted)."""
+    from linalg_ext.tiling.fusion_driver import find_roots
+    from linalg_ext.tiling.interface import tiling_model
+
+    counts: list[int] = []
+    for root in find_roots(_parse(text)):
+        model = tiling_model(root)
+        if model is not None:
+            counts.append(len(model.loop_types(root)))
+    return sorted(counts)
+
+
+def tile_and_fuse_pipeline(program: Program) -> str:
+    """`linalg-tile-and-fuse` with the program's tile sizes and interchange."""
+    sizes, interchange = tile_options(program.seed, root_loop_counts(program.text()))
+    options = "tile-sizes=" + ",".join(map(str, sizes))
+    if interchange:
+        options += " interchange=" + ",".join(map(str, interchange))
+    return f"linalg-tile-and-fuse{{{options}}}"
+
+
+PIPELINES: dict[str, str | Callable[[Program], str]] = {
     "canonicalize": "canonicalize",
     "cse": "cse",
     "fuse-pad": "fuse-pad",
@@ -51,17 +116,34 @@ PIPELINES: dict[str, str] = {
     "fuse-elementwise-all": (
         "linalg-fuse-elementwise-ext{shared-input=true diff-shapes=true}"
     ),
-    "bufferize": (
-        "eliminate-empty-tensors,one-shot-bufferize{bufferize-function-boundaries=true},"
-        "buffer-deallocation-pipeline"
-    ),
+    "bufferize": BUFFERIZE,
     "loops": (
         "one-shot-bufferize{bufferize-function-boundaries=true},"
         "buffer-deallocation-pipeline,convert-linalg-ext-to-loops,"
         "convert-linalg-to-loops-ext,lower-affine-ext,convert-scf-to-cf-ext"
     ),
+    "tile-and-fuse": tile_and_fuse_pipeline,
+    "tile-and-fuse-bufferize": lambda program: (
+        f"{tile_and_fuse_pipeline(program)},{BUFFERIZE}"
+    ),
+    "greedy-fusion": "test-linalg-greedy-fusion",
+    "tiling-cleanup": "linalg-ext-tiling-cleanup",
 }
-"""Name -> pipeline run on the interpreter after."""
+"""Name -> pipeline run on the interpreter after (or a function of the
+program giving it, from its seed and its roots: `pipeline_text`; shrinking
+keeps the text of the program it starts from)."""
+
+JIT_AFTER = {"tile-and-fuse-jit": "tile-and-fuse", "greedy-fusion-jit": "greedy-fusion"}
+"""Name -> the pipeline of PIPELINES whose output, on the programs compiled
+natively (--jit-every), is compiled too and compared with the interpreter
+before (tiled loop nests through the LLVM path)."""
+
+
+def pipeline_text(name: str, program: Program) -> str:
+    """The pipeline PIPELINES calls `name`, for `program`."""
+    pipeline = PIPELINES[name]
+    return pipeline if isinstance(pipeline, str) else pipeline(program)
+
 
 JIT = "jit"
 """The compiled path: the program itself through `compile_module`."""
@@ -84,6 +166,7 @@ class Outcome:
     pipeline: str
     kind: str  # ok, refused, crash, miscompile, invalid, skipped
     detail: str = ""
+    family: str = "mixed"
 
 
 _context = None
@@ -195,7 +278,11 @@ def _upstream_outcomes(program: Program, module) -> list[Outcome]:
     try:
         expected = run_function(module, "main", [_copy(v) for v in inputs])
     except Exception as error:  # noqa: BLE001
-        return [Outcome(program.seed, "upstream", "skipped", _first_line(error))]
+        return [
+            Outcome(
+                program.seed, "upstream", "skipped", _first_line(error), program.family
+            )
+        ]
     outcomes: list[Outcome] = []
     for name, flags in UPSTREAM.items():
         done = subprocess.run(
@@ -207,7 +294,9 @@ def _upstream_outcomes(program: Program, module) -> list[Outcome]:
         )
         if done.returncode != 0:
             outcomes.append(
-                Outcome(program.seed, name, "skipped", "mlir-opt-22 refused")
+                Outcome(
+                    program.seed, name, "skipped", "mlir-opt-22 refused", program.family
+                )
             )
             continue
         try:
@@ -215,11 +304,15 @@ def _upstream_outcomes(program: Program, module) -> list[Outcome]:
                 _parse(done.stdout), "main", [_copy(v) for v in inputs]
             )
         except Exception as error:  # noqa: BLE001
-            outcomes.append(Outcome(program.seed, name, "crash", _first_line(error)))
+            outcomes.append(
+                Outcome(program.seed, name, "crash", _first_line(error), program.family)
+            )
             continue
         difference = compare_values(expected.results, actual.results, "result")
         kind = "ok" if difference is None else "miscompile"
-        outcomes.append(Outcome(program.seed, name, kind, difference or ""))
+        outcomes.append(
+            Outcome(program.seed, name, kind, difference or "", program.family)
+        )
     return outcomes
 
 
@@ -228,29 +321,54 @@ def _copy(value):
 
 
 def run_program(
-    program: Program, pipelines: list[str], with_jit: bool
+    program: Program,
+    pipelines: list[str],
+    with_jit: bool,
+    fixed: dict[str, str] | None = None,
 ) -> list[Outcome]:
+    """The outcome of each pipeline of `pipelines` (names of PIPELINES or of
+    JIT_AFTER) on `program`; with `with_jit`, also the program compiled
+    natively and the outputs of the JIT_AFTER pipelines among `pipelines`
+    (or whose base pipeline is among them) compiled; then mlir-opt-22's.
+    `fixed` gives the text of some pipelines (by name) instead of
+    `pipeline_text` (the shrinker keeps the pipeline it started from)."""
+    fixed = fixed or {}
     try:
         module = _parse(program.text())
     except Exception as error:  # noqa: BLE001 - the generator's bug
-        return [Outcome(program.seed, "generator", "crash", _first_line(error))]
+        return [
+            Outcome(
+                program.seed, "generator", "crash", _first_line(error), program.family
+            )
+        ]
     outcomes: list[Outcome] = []
-    for position, name in enumerate(pipelines):
-        kind, detail = _check(module, PIPELINES[name], "interpreter", position == 0)
+    interpreted = [name for name in pipelines if name in PIPELINES]
+    for position, name in enumerate(interpreted):
+        pipeline = fixed.get(name) or pipeline_text(name, program)
+        kind, detail = _check(module, pipeline, "interpreter", position == 0)
         if (
             kind == "ok"
             and MLIR_OPT is not None
             and name in ("canonicalize", "bufferize")
         ):
-            transformed = _transformed(module, PIPELINES[name])
+            transformed = _transformed(module, pipeline)
             if transformed is not None and (
                 complaint := _upstream_reparse(transformed)
             ):
                 kind, detail = "invalid", f"mlir-opt-22 rejects our output: {complaint}"
-        outcomes.append(Outcome(program.seed, name, kind, detail))
+        outcomes.append(Outcome(program.seed, name, kind, detail, program.family))
+    compiled = [
+        name
+        for name, base in JIT_AFTER.items()
+        if name in pipelines or (with_jit and base in pipelines)
+    ]
+    for name in compiled:
+        pipeline = fixed.get(name) or pipeline_text(JIT_AFTER[name], program)
+        kind, detail = _check(module, pipeline, JIT)
+        outcomes.append(Outcome(program.seed, name, kind, detail, program.family))
     if with_jit:
         kind, detail = _check(module, [], JIT)
-        outcomes.append(Outcome(program.seed, JIT, kind, detail))
+        outcomes.append(Outcome(program.seed, JIT, kind, detail, program.family))
     outcomes += _upstream_outcomes(program, module)
     return outcomes
 
@@ -270,7 +388,9 @@ BUGS = ("crash", "miscompile", "invalid")
 
 
 def shrink(program: Program, pipeline: str, kind: str) -> Program:
-    """Drop steps while the same kind of failure stays."""
+    """Drop steps while the same kind of failure of the same pipeline text
+    stays (a per-program pipeline is fixed to the one of `program`)."""
+    fixed = _fixed_text(program, pipeline)
     changed = True
     while changed:
         changed = False
@@ -279,7 +399,7 @@ def shrink(program: Program, pipeline: str, kind: str) -> Program:
             if not smaller.steps:
                 continue
             try:
-                outcome = _one(smaller, pipeline)
+                outcome = _one(smaller, pipeline, fixed)
             except Exception:  # noqa: BLE001
                 continue
             if outcome.kind == kind:
@@ -289,25 +409,48 @@ def shrink(program: Program, pipeline: str, kind: str) -> Program:
     return program
 
 
-def _one(program: Program, pipeline: str) -> Outcome:
+def _fixed_text(program: Program, pipeline: str) -> dict[str, str]:
+    """{pipeline: its text for `program`} for the names of PIPELINES and
+    JIT_AFTER (nothing for the others)."""
+    if pipeline in JIT_AFTER:
+        return {pipeline: pipeline_text(JIT_AFTER[pipeline], program)}
+    if pipeline in PIPELINES:
+        return {pipeline: pipeline_text(pipeline, program)}
+    return {}
+
+
+def _one(program: Program, pipeline: str, fixed: dict[str, str]) -> Outcome:
     if pipeline == JIT:
         return run_program(program, [], True)[-1]
-    if pipeline in PIPELINES:
-        return run_program(program, [pipeline], False)[0]
+    if pipeline in PIPELINES or pipeline in JIT_AFTER:
+        return run_program(program, [pipeline], False, fixed)[0]
     module = _parse(program.text())
     for outcome in _upstream_outcomes(program, module):
         if outcome.pipeline == pipeline:
             return outcome
-    return Outcome(program.seed, pipeline, "ok")
+    return Outcome(program.seed, pipeline, "ok", family=program.family)
 
 
-def _work(arguments: tuple[int, list[str], bool]) -> list[Outcome]:
-    seed, pipelines, with_jit = arguments
+def _work(arguments: tuple[int, str, list[str], bool]) -> list[Outcome]:
+    seed, family, pipelines, with_jit = arguments
     import warnings
 
     warnings.simplefilter("ignore")
-    program = generate(seed)
+    program = generate(seed, family=family)
     return run_program(program, pipelines, with_jit)
+
+
+def reproduce_command(path: Path, pipeline: str, program: Program) -> str:
+    """The command that reproduces a failure of `pipeline` saved at `path`."""
+    if pipeline == JIT:
+        return f"linalg-ext-check {path} --backend jit"
+    if pipeline in JIT_AFTER:
+        text = pipeline_text(JIT_AFTER[pipeline], program)
+        return f"linalg-ext-check {path} -p '{text}' --backend jit"
+    if pipeline in PIPELINES:
+        return f"linalg-ext-check {path} -p '{pipeline_text(pipeline, program)}'"
+    flags = " ".join(UPSTREAM.get(pipeline, []))  # mlir-opt-22's pipelines
+    return f"mlir-opt-22 {flags} {path}, then linalg-ext-run the output"
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -318,7 +461,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--pipelines",
         default=",".join(PIPELINES),
-        help="names of PIPELINES to run (comma-separated)",
+        help=(
+            "names of PIPELINES to run (comma-separated; also "
+            f"{', '.join(JIT_AFTER)}: those outputs compiled on every program)"
+        ),
+    )
+    parser.add_argument(
+        "--families",
+        default=",".join(FAMILIES),
+        help="program families to generate for each seed (comma-separated)",
     )
     parser.add_argument(
         "--jit-every",
@@ -333,12 +484,24 @@ def main(argv: list[str] | None = None) -> int:
     )
     options = parser.parse_args(argv)
     pipelines = [p for p in options.pipelines.split(",") if p]
+    families = [f for f in options.families.split(",") if f]
+    unknown = [p for p in pipelines if p not in PIPELINES and p not in JIT_AFTER]
+    unknown += [f for f in families if f not in FAMILIES]
+    if unknown:
+        parser.error(f"unknown pipelines or families: {', '.join(unknown)}")
     work = [
-        (seed, pipelines, options.jit_every > 0 and seed % options.jit_every == 0)
+        (
+            seed,
+            family,
+            pipelines,
+            options.jit_every > 0 and seed % options.jit_every == 0,
+        )
         for seed in range(options.seed, options.seed + options.n)
+        for family in families
     ]
     print(
-        f"fuzzing {options.n} programs from seed {options.seed} on {options.jobs} "
+        f"fuzzing {options.n} seeds x {len(families)} families "
+        f"({', '.join(families)}) from seed {options.seed} on {options.jobs} "
         f"jobs ({platform.machine()}, {platform.processor() or platform.platform()}); "
         f"mlir-opt-22: {'yes' if MLIR_OPT else 'no'}",
         flush=True,
@@ -358,15 +521,16 @@ def main(argv: list[str] | None = None) -> int:
                 if outcome.kind in BUGS or (
                     options.verbose and outcome.kind in ("refused", "skipped")
                 ):
+                    family = "" if outcome.family == "mixed" else f" ({outcome.family})"
                     print(
-                        f"  seed {outcome.seed} {outcome.pipeline}: {outcome.kind.upper()} "
-                        f"{outcome.detail[:200]}",
+                        f"  seed {outcome.seed}{family} {outcome.pipeline}: "
+                        f"{outcome.kind.upper()} {outcome.detail[:200]}",
                         flush=True,
                     )
-            if done % 100 == 0 or done == options.n:
+            if done % 100 == 0 or done == len(work):
                 elapsed = time.perf_counter() - start
                 print(
-                    f"[{done}/{options.n}] {elapsed:.0f} s, "
+                    f"[{done}/{len(work)}] {elapsed:.0f} s, "
                     + ", ".join(f"{k} {v}" for k, v in sorted(counts.items())),
                     flush=True,
                 )
@@ -375,24 +539,20 @@ def main(argv: list[str] | None = None) -> int:
     if failures:
         out.mkdir(parents=True, exist_ok=True)
     for failure in failures:
-        program = generate(failure.seed)
+        original = generate(failure.seed, family=failure.family)
+        program = original
         if not options.no_shrink:
-            program = shrink(program, failure.pipeline, failure.kind)
-        path = out / f"{failure.seed}-{failure.pipeline}.mlir"
-        if failure.pipeline == JIT:
-            command = f"linalg-ext-check {path} --backend jit"
-        elif failure.pipeline in PIPELINES:
-            command = f"linalg-ext-check {path} -p '{PIPELINES[failure.pipeline]}'"
-        else:  # mlir-opt-22's pipelines
-            flags = " ".join(UPSTREAM.get(failure.pipeline, []))
-            command = f"mlir-opt-22 {flags} {path}, then linalg-ext-run the output"
+            program = shrink(original, failure.pipeline, failure.kind)
+        family = "" if failure.family == "mixed" else f"{failure.family}-"
+        path = out / f"{failure.seed}-{family}{failure.pipeline}.mlir"
+        command = reproduce_command(path, failure.pipeline, original)
         path.write_text(
             f"// {failure.kind}: {failure.detail}\n"
             f"// reproduce: {command}\n" + program.text()
         )
     print(
-        f"{options.n} programs, {sum(counts.values())} program x pipeline runs in "
-        f"{elapsed:.0f} s ({options.n / max(elapsed, 1e-9):.1f} programs/s): "
+        f"{len(work)} programs, {sum(counts.values())} program x pipeline runs in "
+        f"{elapsed:.0f} s ({len(work) / max(elapsed, 1e-9):.1f} programs/s): "
         + ", ".join(
             f"{kind} {counts[kind]}" for kind in ("ok", "refused", "skipped", *BUGS)
         )

@@ -78,6 +78,7 @@ class Program:
     arguments: list[Tensor]
     steps: list[Step]
     returns: list[str] = field(default_factory=list[str])
+    family: str = "mixed"
 
     def text(self) -> str:
         values = {a.name: a for a in self.arguments}
@@ -92,9 +93,11 @@ class Program:
         if any("%zero_i" in line for line in body):
             body.insert(0, "%zero_i = arith.constant 0 : index")
         names = ", ".join(r.name for r in returned)
+        family = "" if self.family == "mixed" else f" ({self.family})"
         return "\n".join(
             [
-                f"// fuzz seed {self.seed}: {', '.join(s.kind for s in self.steps)}",
+                f"// fuzz seed {self.seed}{family}: "
+                f"{', '.join(s.kind for s in self.steps)}",
                 f"func.func @main({args}) -> ({results}) {{",
                 *("  " + line for line in body),
                 f"  func.return {names} : {results}",
@@ -113,10 +116,10 @@ class Program:
                 continue
             kept.append(step)
         returns = [name for name in self.returns if name not in removed]
-        return Program(self.seed, self.arguments, kept, returns)
+        return Program(self.seed, self.arguments, kept, returns, self.family)
 
 
-class _Builder:
+class Builder:
     def __init__(self, seed: int):
         self.rng = random.Random(seed)
         self.seed = seed
@@ -251,7 +254,7 @@ class _Builder:
         return self.empty(tensor.shape, tensor.dynamic, lines, uses)
 
 
-_UNARY_BODIES = [
+UNARY_BODIES = [
     ["{r} = arith.negf {a} : f32"],
     ["{r} = math.tanh {a} : f32"],
     ["{r} = math.absf {a} : f32"],
@@ -268,23 +271,23 @@ _BINARY_OPS = [
 ]
 
 
-def _maps(rank: int) -> str:
+def dim_list(rank: int) -> str:
     return ", ".join(f"d{i}" for i in range(rank))
 
 
-def _identity(rank: int) -> str:
-    dims = _maps(rank)
+def identity_map(rank: int) -> str:
+    dims = dim_list(rank)
     return f"affine_map<({dims}) -> ({dims})>"
 
 
-def _iterators(kinds: list[str]) -> str:
+def iterator_list(kinds: list[str]) -> str:
     return ", ".join(f'"{k}"' for k in kinds)
 
 
-class _Ops:
+class Ops:
     """One method per kind of step; each returns False when it cannot apply."""
 
-    def __init__(self, builder: _Builder):
+    def __init__(self, builder: Builder):
         self.b = builder
 
     def unary(self, in_place: bool = False) -> bool:
@@ -297,13 +300,13 @@ class _Ops:
         lines: list[str] = []
         uses = [x.name]
         init = x if in_place else b.like(x, lines, uses)
-        body = b.rng.choice(_UNARY_BODIES)
+        body = b.rng.choice(UNARY_BODIES)
         result = Tensor(b.fresh(), x.shape, x.dynamic)
         a, o, r, t = b.fresh("a"), b.fresh("o"), b.fresh("r"), b.fresh("t")
-        m = _identity(x.rank)
+        m = identity_map(x.rank)
         lines += [
             f"{result.name} = linalg.generic {{indexing_maps = [{m}, {m}], "
-            f"iterator_types = [{_iterators(['parallel'] * x.rank)}]}} "
+            f"iterator_types = [{iterator_list(['parallel'] * x.rank)}]}} "
             f"ins({x.name} : {x.type}) outs({init.name} : {init.type}) {{",
             f"^bb0({a}: f32, {o}: f32):",
             *("  " + line.format(a=a, r=r, t=t) for line in body),
@@ -326,15 +329,15 @@ class _Ops:
         uses = [x.name, y.name]
         init = b.like(x, lines, uses)
         result = Tensor(b.fresh(), x.shape, x.dynamic)
-        dims = _maps(x.rank)
+        dims = dim_list(x.rank)
         ymap = f"affine_map<({dims}) -> ({', '.join(f'd{d}' for d in kept)})>"
-        m = _identity(x.rank)
+        m = identity_map(x.rank)
         op = b.rng.choice(_BINARY_OPS)
         a, c, o, r = b.fresh("a"), b.fresh("b"), b.fresh("o"), b.fresh("r")
         swap = b.rng.random() < 0.5
         lines += [
             f"{result.name} = linalg.generic {{indexing_maps = [{m}, {ymap}, {m}], "
-            f"iterator_types = [{_iterators(['parallel'] * x.rank)}]}} "
+            f"iterator_types = [{iterator_list(['parallel'] * x.rank)}]}} "
             f"ins({x.name}, {y.name} : {x.type}, {y.type}) "
             f"outs({init.name} : {init.type}) {{",
             f"^bb0({a}: f32, {c}: f32, {o}: f32):",
@@ -366,13 +369,13 @@ class _Ops:
                 f"permutation = [{', '.join(map(str, permutation))}]"
             )
         else:
-            dims = _maps(x.rank)
+            dims = dim_list(x.rank)
             out = ", ".join(f"d{p}" for p in permutation)
             a, o = b.fresh("a"), b.fresh("o")
             lines += [
                 f"{result.name} = linalg.generic {{indexing_maps = "
-                f"[{_identity(x.rank)}, affine_map<({dims}) -> ({out})>], "
-                f"iterator_types = [{_iterators(['parallel'] * x.rank)}]}} "
+                f"[{identity_map(x.rank)}, affine_map<({dims}) -> ({out})>], "
+                f"iterator_types = [{iterator_list(['parallel'] * x.rank)}]}} "
                 f"ins({x.name} : {x.type}) outs({init.name} : {init.type}) {{",
                 f"^bb0({a}: f32, {o}: f32):",
                 f"  linalg.yield {a} : f32",
@@ -405,13 +408,13 @@ class _Ops:
                 "  }",
             ]
         else:
-            dims = _maps(x.rank)
+            dims = dim_list(x.rank)
             out = ", ".join(f"d{d}" for d in kept)
             kinds = ["reduction" if d == axis else "parallel" for d in range(x.rank)]
             lines += [
                 f"{result.name} = linalg.generic {{indexing_maps = "
-                f"[{_identity(x.rank)}, affine_map<({dims}) -> ({out})>], "
-                f"iterator_types = [{_iterators(kinds)}]}} "
+                f"[{identity_map(x.rank)}, affine_map<({dims}) -> ({out})>], "
+                f"iterator_types = [{iterator_list(kinds)}]}} "
                 f"ins({x.name} : {x.type}) outs({init.name} : {init.type}) {{",
                 f"^bb0({a}: f32, {o}: f32):",
                 f"  {r} = {op} {a}, {o} : f32",
@@ -766,11 +769,11 @@ class _Ops:
         )
         result = Tensor(b.fresh("for"), x.shape, x.dynamic)
         body_init: list[str] = []
-        inner = _Builder(b.rng.randrange(1 << 30))
+        inner = Builder(b.rng.randrange(1 << 30))
         inner.counter = b.counter + 1000
         inner.values = [Tensor(carried, x.shape, x.dynamic)]
         inner.arguments = [Tensor("%none", (), ())] * MAX_ARGUMENTS  # no new args
-        if not _Ops(inner).unary(in_place=b.rng.random() < 0.8):
+        if not Ops(inner).unary(in_place=b.rng.random() < 0.8):
             return False
         b.counter = inner.counter
         body = inner.steps[-1]
@@ -835,22 +838,39 @@ _KINDS: list[tuple[str, float]] = [
 ]
 
 
-def generate(seed: int, *, max_steps: int = 8) -> Program:
-    """A random valid program (same seed, same program)."""
-    b = _Builder(seed)
+FAMILIES = ("mixed", "tiling")
+"""The program families: `mixed` (every step kind above, the programs every
+pass meets) and `tiling` (shaped for the tiling passes: tests/fuzz/tiling_steps.py).
+A family's programs do not change when another family's step kinds do."""
+
+
+def generate(seed: int, *, max_steps: int = 8, family: str = "mixed") -> Program:
+    """A random valid program of `family` (same seed and family, same program)."""
+    if family == "tiling":
+        from tiling_steps import TILING_KINDS, TilingBuilder, TilingOps
+
+        b: Builder = TilingBuilder(seed)
+        kinds, ops = TILING_KINDS, TilingOps(b)
+    elif family == "mixed":
+        b = Builder(seed)
+        kinds, ops = _KINDS, Ops(b)
+    else:
+        raise ValueError(f"unknown program family {family!r} (not in {FAMILIES})")
     rank = b.rng.choice([1, 2, 2, 3])
     shape, _ = b.random_shape(rank)
     b.argument(shape)
-    ops = _Ops(b)
     wanted = b.rng.randrange(2, max_steps + 1)
     attempts = 0
     while len([s for s in b.steps if s.kind != "constant"]) < wanted and attempts < 50:
         attempts += 1
-        names = [k for k, _ in _KINDS]
-        weights = [w for _, w in _KINDS]
+        names = [k for k, _ in kinds]
+        weights = [w for _, w in kinds]
         kind = b.rng.choices(names, weights)[0]
         getattr(ops, kind)()
+    finish = getattr(ops, "finish", None)
+    if finish is not None:  # the family's last step (the mixed family has none)
+        finish()
     returns = [b.steps[-1].result.name] if b.steps else []
     if len(b.steps) > 2 and b.rng.random() < 0.3:
         returns.append(b.rng.choice(b.steps[:-1]).result.name)
-    return Program(seed, b.arguments, b.steps, returns)
+    return Program(seed, b.arguments, b.steps, returns, family)
