@@ -24,7 +24,8 @@ What it adds (see docs/compat.md):
 - `gpu`: the mapping attributes `#gpu.block<x>`, `#gpu.thread<x>`, ... that
   `scf.forall` names (`gpu_attrs`).
 
-What it corrects: named ops' attribute dictionaries, `linalg.matmul`'s
+What it corrects: the effect traits `linalg.index` and `arith.extsi` lack
+(`pure_traits`); named ops' attribute dictionaries, `linalg.matmul`'s
 `indexing_maps` and hidden body, `linalg.transpose`/`broadcast` attributes
 (`linalg_named_attrs`); `linalg.reduce`, replaced by one with several inputs
 and inits (`linalg_reduce`); `linalg.generic`'s custom syntax (`generic_format`); the
@@ -235,3 +236,9 @@ def _install_once() -> None:
     install_slice_checks()
     install_shape_checks()
     install_linalg_checks()
+
+    # `linalg.index` and `arith.extsi` have no effect (upstream's `Pure`):
+    # generics reading them fuse, hoist and die like others (`pure_traits`).
+    from linalg_ext.compat.pure_traits import install_pure_traits
+
+    install_pure_traits()
