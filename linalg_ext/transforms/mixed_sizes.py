@@ -13,7 +13,7 @@ materialising one as an SSA value.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from xdsl.dialects import affine, arith
 from xdsl.dialects.builtin import AffineMapAttr, IndexType
@@ -166,6 +166,37 @@ def apply_affine_map(
     return results
 
 
+def _affine_bound(
+    map_: AffineMap,
+    operands: Sequence[Mixed],
+    new_ops: list[Operation],
+    pick: Callable[[list[int]], int],
+    make: Callable[[tuple[SSAValue, ...], AffineMapAttr], Operation],
+) -> Mixed:
+    """`affine_min` (`pick=min`, `affine.MinOp`) or `affine_max`."""
+    table = _OperandTable()
+    expressions, values = _renumbered(table.substitute(map_, operands), table.values)
+    constants = [e.value for e in expressions if isinstance(e, AffineConstantExpr)]
+    kept: list[AffineExpr] = []
+    for expression in expressions:
+        if isinstance(expression, AffineConstantExpr):
+            # The bound of the constants, where the first one was (upstream's
+            # order).
+            expression = AffineExpr.constant(pick(constants))
+        if expression not in kept:
+            kept.append(expression)
+    if len(kept) == 1:
+        (single,), single_values = _renumbered(kept, values)
+        return _emit_apply(single, single_values, new_ops)
+    kept_expressions, kept_values = _renumbered(kept, values)
+    bound = make(
+        tuple(kept_values),
+        AffineMapAttr(AffineMap(len(kept_values), 0, tuple(kept_expressions))),
+    )
+    new_ops.append(bound)
+    return bound.results[0]
+
+
 def affine_min(
     map_: AffineMap, operands: Sequence[Mixed], new_ops: list[Operation]
 ) -> Mixed:
@@ -180,26 +211,7 @@ def affine_min(
     `affine.min affine_map<(d0) -> (4, -d0 + 10)>(%iv)`. (Write `c(10) - d0`
     with `c = AffineExpr.constant`: xDSL 0.74's `10 - d0` is `d0 - 10`.)"""
     assert map_.results, "affine_min of a map without results"
-    table = _OperandTable()
-    expressions, values = _renumbered(table.substitute(map_, operands), table.values)
-    constants = [e.value for e in expressions if isinstance(e, AffineConstantExpr)]
-    kept: list[AffineExpr] = []
-    for expression in expressions:
-        if isinstance(expression, AffineConstantExpr):
-            # The smallest constant, where the first one was (upstream's order).
-            expression = AffineExpr.constant(min(constants))
-        if expression not in kept:
-            kept.append(expression)
-    if len(kept) == 1:
-        (single,), single_values = _renumbered(kept, values)
-        return _emit_apply(single, single_values, new_ops)
-    kept_expressions, kept_values = _renumbered(kept, values)
-    minimum = affine.MinOp(
-        kept_values,
-        AffineMapAttr(AffineMap(len(kept_values), 0, tuple(kept_expressions))),
-    )
-    new_ops.append(minimum)
-    return minimum.result
+    return _affine_bound(map_, operands, new_ops, min, affine.MinOp)
 
 
 def min_mixed(values: Sequence[Mixed], new_ops: list[Operation]) -> Mixed:
@@ -223,25 +235,7 @@ def affine_max(
     `affine_max(AffineMap(1, 0, (d0 - 2, c(0))), [%o], ops)`, i.e.
     `affine.max affine_map<(d0) -> (d0 - 2, 0)>(%o)`."""
     assert map_.results, "affine_max of a map without results"
-    table = _OperandTable()
-    expressions, values = _renumbered(table.substitute(map_, operands), table.values)
-    constants = [e.value for e in expressions if isinstance(e, AffineConstantExpr)]
-    kept: list[AffineExpr] = []
-    for expression in expressions:
-        if isinstance(expression, AffineConstantExpr):
-            expression = AffineExpr.constant(max(constants))
-        if expression not in kept:
-            kept.append(expression)
-    if len(kept) == 1:
-        (single,), single_values = _renumbered(kept, values)
-        return _emit_apply(single, single_values, new_ops)
-    kept_expressions, kept_values = _renumbered(kept, values)
-    maximum = MaxOp(
-        tuple(kept_values),
-        AffineMapAttr(AffineMap(len(kept_values), 0, tuple(kept_expressions))),
-    )
-    new_ops.append(maximum)
-    return maximum.result
+    return _affine_bound(map_, operands, new_ops, max, MaxOp)
 
 
 def max_mixed(values: Sequence[Mixed], new_ops: list[Operation]) -> Mixed:
