@@ -45,7 +45,7 @@ import tempfile
 from collections.abc import Sequence
 from pathlib import Path
 
-from timing import median_seconds
+from timing import machine_line, median_seconds
 from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.dialects.linalg.ops import GenericOp
@@ -322,6 +322,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     options = parser.parse_args(argv)
     if options.repetitions is not None and options.repetitions < 1:
         parser.error("--repetitions must be at least 1")
+    print(machine_line())
     try:
         return bench(options)
     except BenchError as error:

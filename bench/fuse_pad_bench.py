@@ -28,7 +28,7 @@ import sys
 from collections.abc import Sequence
 
 import numpy as np
-from timing import median_seconds
+from timing import machine_line, median_seconds
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.parser import Parser
 from xdsl.printer import Printer
@@ -122,6 +122,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     pad_value = np.float32(0.5)
     want = np.pad(2 * x + 1, (LOW, HIGH), constant_values=pad_value)
 
+    print(machine_line())
     print(f"fuse-pad: {n}x{m} f32 image, pad low {LOW} high {HIGH}; compiled by")
     print(f"upstream MLIR, medians over {repetitions} calls, one run\n")
     times: dict[str, float] = {}

@@ -28,7 +28,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
-from timing import median_seconds
+from timing import machine_line, median_seconds
 from xdsl.dialects.builtin import Float32Type, ModuleOp
 from xdsl.interpreter import Interpreter
 from xdsl.parser import Parser
@@ -174,6 +174,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     rng = np.random.default_rng(0)
     speedups: dict[str, float] = {}
 
+    print(machine_line())
     print(f"numpy {np.__version__}; medians over repetitions; f32 tensors")
     for case in CASES:
         n = case.full_size

@@ -1,6 +1,6 @@
 """Compiled code side by side: our lowering + llvmlite vs upstream MLIR vs numpy.
 
-    python bench/native_bench.py [--quick]
+    python bench/native_bench.py [--quick] [--only TEXT]
 
 Kernels (tensor programs, f32):
 
@@ -54,6 +54,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
+from timing import machine_line
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.parser import Parser
 from xdsl.printer import Printer
@@ -479,6 +480,9 @@ def ratio(ours: float, other: float | None) -> str:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--quick", action="store_true", help="small sizes, 3 reps")
+    parser.add_argument(
+        "--only", default="", help="run the kernels whose label contains this text"
+    )
     args = parser.parse_args(argv)
     rng = np.random.default_rng(0)
     header = (
@@ -486,6 +490,7 @@ def main(argv: list[str] | None = None) -> int:
         f"{'numpy ms':>10}{'ours/up':>9}{'ours/np':>9}{'compile s':>11}"
         f"{'chk ms':>9}{'no-chk ms':>11}{'chk/no':>8}"
     )
+    print(machine_line())
     print("Per-call medians; compiled by us (llvmlite), upstream (mlir-runner-22 -O3),")
     print("and numpy, in one run. 'ours' checks at run time what the interpreter")
     print("checks (the JIT's default). The cost of those checks: 'chk' and 'no-chk'")
@@ -494,6 +499,8 @@ def main(argv: list[str] | None = None) -> int:
     print(header)
     print("-" * len(header))
     for kernel in kernels(args.quick):
+        if args.only not in kernel.label:
+            continue
         inputs = [rng.uniform(-1, 1, s).astype(np.float32) for s in kernel.shapes]
         ours, from_python, compile_seconds = time_ours(kernel, inputs)
         checked, unchecked = time_check_cost(kernel, inputs)
