@@ -61,7 +61,7 @@ op, which may come before the first `linalg_ext.` op).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 
 from xdsl.context import Context
 from xdsl.ir import Attribute, Dialect, Operation
@@ -112,23 +112,6 @@ def install(ctx: Context | None = None) -> None:
     _install_once()
     if ctx is not None:
         _load_added_into(ctx)
-    for hook in _install_hooks:
-        hook(ctx)
-
-
-_install_hooks: list[Callable[[Context | None], None]] = []
-
-
-def add_install_hook(hook: Callable[[Context | None], None]) -> None:
-    """Have every `install(ctx)` also call `hook(ctx)` (and call it now if
-    `install` has already run): how a layer above compat that also adds to
-    xDSL (`linalg_ext.transform_ops`: transform ops and their interpreter
-    functions) is applied wherever compat is, without compat importing it.
-    `hook` must be idempotent."""
-    if hook not in _install_hooks:
-        _install_hooks.append(hook)
-    if _installed:
-        hook(None)
 
 
 def _load_added_into(ctx: Context) -> None:

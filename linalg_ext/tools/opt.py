@@ -77,6 +77,7 @@ from linalg_ext.tools.opt_pipeline import (
     first_docstring_line,
     parse_passes,
 )
+from linalg_ext.transform_ops.install import install as install_transform_ops
 
 TOOL = "linalg-ext-opt"
 EXIT_ERROR = 1
@@ -420,6 +421,7 @@ class LinalgExtOptMain(xDSLOptMain):
 def main(argv: list[str] | None = None) -> int:
     """Run the driver on `argv` (default: the command line): its exit code."""
     compat.install()
+    install_transform_ops()
     try:
         try:
             driver = LinalgExtOptMain(args=argv)

@@ -1,11 +1,10 @@
 """Putting our transform ops and their implementations in place, only for
 users of the package.
 
-`install(ctx)` is called by `linalg_ext.context.make_context`, by every
-`linalg_ext.compat.install` once this module is imported (a compat hook:
-`linalg-ext-opt` imports it through `linalg_ext.context`), and, for the
-stock `xdsl-opt`, by `linalg_ext.universe` when it first loads our dialect
-or one of our passes. Once, it:
+`install(ctx)` is called wherever `linalg_ext.compat.install` is, right
+after it: by `linalg_ext.context.make_context`, by `linalg-ext-opt` at
+start-up, and, for the stock `xdsl-opt`, by `linalg_ext.universe` when it
+first loads our dialect or one of our passes. Once, it:
 
 - adds `transform.structured.fuse`, `fuse_into_containing_op` and
   `transform.loop.peel` to xDSL's `transform` dialect, and puts our
@@ -36,7 +35,6 @@ from xdsl.context import Context
 from xdsl.dialects.transform import Transform
 from xdsl.ir import Operation
 
-from linalg_ext import compat
 from linalg_ext.transform_ops.ops import TRANSFORM_OPS, TRANSFORM_REPLACEMENTS
 
 if TYPE_CHECKING:
@@ -138,11 +136,6 @@ def _load_into(ctx: Context) -> None:
     for replaced, replacement in TRANSFORM_REPLACEMENTS:
         if classes.get(replacement.name) is replaced:
             classes[replacement.name] = replacement
-
-
-# Wherever compat is installed once this module is imported (our tools
-# import it through `linalg_ext.context`), so is this.
-compat.add_install_hook(install)
 
 
 def xdsl_transform_functions() -> type[TransformFunctions]:
