@@ -29,7 +29,6 @@ from xdsl.dialects.builtin import (
     IndexType,
     TensorType,
 )
-from xdsl.dialects.utils import get_dynamic_index_list
 from xdsl.ir import BlockArgument, Operation, OpResult, SSAValue
 from xdsl.pattern_rewriter import (
     GreedyRewritePatternApplier,
@@ -60,28 +59,19 @@ from linalg_ext.transforms.dps import (
 )
 from linalg_ext.transforms.mixed_sizes import Mixed, sum_mixed
 from linalg_ext.transforms.shape_reification import reify_dim
-from linalg_ext.transforms.slices import insert_slice
+from linalg_ext.transforms.slices import (
+    insert_slice,
+    slice_offsets,
+    slice_sizes,
+    slice_strides,
+)
 
 MAX_ROUNDS = 8
 """Rounds of patterns + CSE `apply_tiling_cleanup` runs at most (CSE can
 enable more folds; two or three rounds are typical)."""
 
 
-# --- mixed lists of slice ops -------------------------------------------------
-
-
-def _mixed(static: Sequence[int], dynamic: Sequence[SSAValue]) -> list[Mixed]:
-    return get_dynamic_index_list(static, dynamic, DYNAMIC_INDEX)
-
-
-def slice_offsets(op: tensor.ExtractSliceOp | tensor.InsertSliceOp) -> list[Mixed]:
-    """The offsets of a slice op, static or dynamic as they are."""
-    return _mixed(op.static_offsets.get_values(), op.offsets)
-
-
-def slice_sizes(op: tensor.ExtractSliceOp | tensor.InsertSliceOp) -> list[Mixed]:
-    """The sizes of a slice op, static or dynamic as they are."""
-    return _mixed(op.static_sizes.get_values(), op.sizes)
+# --- slice ops ----------------------------------------------------------------
 
 
 def _has_unit_strides(op: tensor.ExtractSliceOp | tensor.InsertSliceOp) -> bool:
@@ -225,7 +215,7 @@ class FoldConstantSliceOperands(RewritePattern):
         lists = [
             slice_offsets(op),
             slice_sizes(op),
-            _mixed(op.static_strides.get_values(), op.strides),
+            slice_strides(op),
         ]
         folded = [[_fold_constant(v) for v in values] for values in lists]
         if folded == lists:
@@ -320,7 +310,7 @@ class FoldTensorCasts(RewritePattern):
                     op.dest,
                     slice_offsets(op),
                     slice_sizes(op),
-                    _mixed(op.static_strides.get_values(), op.strides),
+                    slice_strides(op),
                 )
                 if _verified([new], new):
                     rewriter.replace(op, new)
@@ -615,6 +605,4 @@ __all__ = [
     "cleanup_patterns",
     "has_no_effects",
     "kept_dims",
-    "slice_offsets",
-    "slice_sizes",
 ]

@@ -40,7 +40,6 @@ from dataclasses import dataclass
 
 from xdsl.dialects import scf, tensor
 from xdsl.dialects.builtin import DYNAMIC_INDEX, TensorType
-from xdsl.dialects.utils import get_dynamic_index_list
 from xdsl.ir import Block, BlockArgument, Operation, OpResult, SSAValue
 from xdsl.rewriter import InsertPoint, Rewriter
 
@@ -49,6 +48,7 @@ from linalg_ext.tiling.interface import TiledOp, TilingRefused, tiling_model
 from linalg_ext.tiling.loops import discard
 from linalg_ext.transforms.dps import aliased_operand, is_pure_on_tensors
 from linalg_ext.transforms.mixed_sizes import Mixed, sum_mixed
+from linalg_ext.transforms.slices import slice_offsets, slice_sizes, slice_strides
 
 
 @dataclass
@@ -70,21 +70,17 @@ class SliceOrigin:
     init_position: int = 0
 
 
-def _mixed(static: Sequence[int], dynamic: Sequence[SSAValue]) -> list[Mixed]:
-    return list(get_dynamic_index_list(static, dynamic, DYNAMIC_INDEX))
-
-
 def slice_parameters(
     slice_op: tensor.ExtractSliceOp,
 ) -> tuple[list[Mixed], list[Mixed], set[int]] | None:
     """The offsets and sizes of a unit-stride slice and the dimensions of
     its source it drops (rank reduction); None for other strides."""
-    strides = _mixed(slice_op.static_strides.get_values(), slice_op.strides)
+    strides = slice_strides(slice_op)
     if any(stride != 1 for stride in strides):
         return None
-    offsets = _mixed(slice_op.static_offsets.get_values(), slice_op.offsets)
+    offsets = slice_offsets(slice_op)
     static_sizes = slice_op.static_sizes.get_values()
-    sizes = _mixed(static_sizes, slice_op.sizes)
+    sizes = slice_sizes(slice_op)
     result_type = slice_op.result.type
     assert isinstance(result_type, TensorType)
     dropped = rank_reduction_mask(static_sizes, result_type.get_shape())

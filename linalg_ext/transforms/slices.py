@@ -8,7 +8,7 @@ from collections.abc import Sequence
 
 from xdsl.dialects import tensor
 from xdsl.dialects.builtin import DYNAMIC_INDEX, TensorType
-from xdsl.dialects.utils import split_dynamic_index_list
+from xdsl.dialects.utils import get_dynamic_index_list, split_dynamic_index_list
 from xdsl.ir import SSAValue
 
 from linalg_ext.compat.forall_ops import ParallelInsertSliceOp
@@ -75,4 +75,27 @@ def slice_inserted_by(
             "static_strides": insertion.static_strides,
         },
         result_types=[insertion.source.type],
+    )
+
+
+SliceOp = tensor.ExtractSliceOp | tensor.InsertSliceOp | ParallelInsertSliceOp
+"""The ops that name a slice by offsets, sizes and strides."""
+
+
+def slice_offsets(op: SliceOp) -> list[Mixed]:
+    """The offsets of a slice op, static or dynamic as they are."""
+    return get_dynamic_index_list(
+        op.static_offsets.get_values(), op.offsets, DYNAMIC_INDEX
+    )
+
+
+def slice_sizes(op: SliceOp) -> list[Mixed]:
+    """The sizes of a slice op, static or dynamic as they are."""
+    return get_dynamic_index_list(op.static_sizes.get_values(), op.sizes, DYNAMIC_INDEX)
+
+
+def slice_strides(op: SliceOp) -> list[Mixed]:
+    """The strides of a slice op, static or dynamic as they are."""
+    return get_dynamic_index_list(
+        op.static_strides.get_values(), op.strides, DYNAMIC_INDEX
     )
