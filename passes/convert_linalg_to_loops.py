@@ -36,7 +36,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from itertools import compress
 
 from xdsl.context import Context
 from xdsl.dialects import affine, arith, memref
@@ -68,8 +67,9 @@ from xdsl.pattern_rewriter import (
 from xdsl.rewriter import InsertPoint
 
 from linalg_ext.diagnostics import OpPassFailed
-from linalg_ext.lowering.loop_nest import LoopNestBuilder, static_extent
+from linalg_ext.lowering.loop_nest import LoopNestBuilder, map_indices, static_extent
 from linalg_ext.lowering.runtime_checks import all_of, assert_that, check_equal
+from linalg_ext.lowering.structured_scalar import loop_bound_sources
 from linalg_ext.transforms.generalize import GENERALIZED_OPS, generalize
 
 BODY_OPS = frozenset({linalg.YieldOp.name, linalg.IndexOp.name})
@@ -96,19 +96,6 @@ def _as_generic(op: Operation) -> tuple[linalg.GenericOp | None, bool]:
     if isinstance(op, linalg.GenericOp):
         return op, False
     return generalize(op), True
-
-
-def _loop_bound_sources(generic: linalg.GenericOp) -> list[tuple[SSAValue, int] | None]:
-    """For each loop, the first (operand, dimension) indexed by that loop
-    alone, as upstream's shapes-to-loops map picks it; None if there is
-    none."""
-    maps = [m.data for m in generic.indexing_maps]
-    sources: list[tuple[SSAValue, int] | None] = [None] * maps[0].num_dims
-    for operand, map_ in zip(generic.operands, maps, strict=True):
-        for dim, expr in enumerate(map_.results):
-            if isinstance(expr, AffineDimExpr) and sources[expr.position] is None:
-                sources[expr.position] = (operand, dim)
-    return sources
 
 
 def refusal(op: Operation) -> str | None:
@@ -143,7 +130,7 @@ def _generic_refusal(op: Operation, generic: linalg.GenericOp) -> str | None:
         return f"'{op.name}' has an indexing map with symbols"
     if any(not isinstance(o.type, MemRefType) for o in generic.outputs):
         return f"'{op.name}' has an output that is not a memref"
-    for loop, source in enumerate(_loop_bound_sources(generic)):
+    for loop, source in enumerate(loop_bound_sources(generic)):
         if source is None:
             return (
                 f"'{op.name}': no operand dimension is indexed by loop d{loop} "
@@ -159,34 +146,13 @@ def buffer_root(value: SSAValue) -> SSAValue:
     return value
 
 
-def _index_values(
-    b: LoopNestBuilder, map_: AffineMap, ivs: Sequence[SSAValue]
-) -> list[SSAValue]:
-    """The indices `map_` gives at the point `ivs`: an induction variable or
-    a constant as they are, any other expression as an `affine.apply` of the
-    loops it uses."""
-    indices: list[SSAValue] = []
-    for expr in map_.results:
-        if isinstance(expr, AffineDimExpr):
-            indices.append(ivs[expr.position])
-        elif isinstance(expr, AffineConstantExpr):
-            indices.append(b.index(expr.value))
-        else:
-            used = [d in expr.used_dims() for d in range(map_.num_dims)]
-            single = AffineMap(map_.num_dims, 0, (expr,))
-            compact = single.drop_dims(tuple(not u for u in used))
-            apply = affine.ApplyOp(list(compress(ivs, used)), AffineMapAttr(compact))
-            indices.append(b.add(apply))
-    return indices
-
-
 def _load(
     b: LoopNestBuilder, operand: SSAValue, map_: AffineMap, ivs: Sequence[SSAValue]
 ) -> SSAValue:
     """The element of `operand` at the point `ivs` (a scalar is its own)."""
     if not isinstance(operand.type, MemRefType):
         return operand  # a scalar input is its own element
-    return b.load(operand, _index_values(b, map_, ivs))
+    return b.load(operand, map_indices(b, map_, ivs))
 
 
 def _store(
@@ -196,7 +162,7 @@ def _store(
     map_: AffineMap,
     ivs: Sequence[SSAValue],
 ) -> None:
-    b.store(value, operand, _index_values(b, map_, ivs))
+    b.store(value, operand, map_indices(b, map_, ivs))
 
 
 def _carried_loops(generic: linalg.GenericOp) -> int:
@@ -254,7 +220,7 @@ def _check_extents(
         for dim, expr in enumerate(map_.results):
             if isinstance(expr, AffineDimExpr):
                 loop = expr.position
-                source = _loop_bound_sources(generic)[loop]
+                source = loop_bound_sources(generic)[loop]
                 assert source is not None
                 if source == (operand, dim):
                     continue
@@ -331,7 +297,7 @@ class _Lowering:
     def emit(self, b: LoopNestBuilder) -> None:
         generic = self.generic
         upper: list[SSAValue] = []
-        for source in _loop_bound_sources(generic):
+        for source in loop_bound_sources(generic):
             assert source is not None
             upper.append(b.extent(source))
         if self.runtime_checks and _check_extents(b, self.op, generic, upper):

@@ -73,6 +73,12 @@ class ScatterTiling(TilingModel):
         assert isinstance(op, ScatterOp)
         return set(range(1, _batches(op)))
 
+    def fuses_producers(self, op: Operation) -> bool:
+        # ByteIR fuses nothing into a tiled scatter: its destination is
+        # updated at data-dependent places, and a fused producer of the
+        # indices or updates would only pay off with the window tiles.
+        return False
+
     def _extent_sources(self, op: ScatterOp, loop: int) -> list[tuple[SSAValue, int]]:
         sources = [(op.inputs[1], loop)]
         if loop < _batches(op):

@@ -54,11 +54,13 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from itertools import compress
 
 from xdsl.builder import Builder
-from xdsl.dialects import arith, memref, scf, tensor
+from xdsl.dialects import affine, arith, memref, scf, tensor
 from xdsl.dialects.builtin import (
     DYNAMIC_INDEX,
+    AffineMapAttr,
     AnyFloat,
     FloatAttr,
     IndexType,
@@ -70,6 +72,7 @@ from xdsl.dialects.builtin import (
     i1,
 )
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
+from xdsl.ir.affine import AffineConstantExpr, AffineDimExpr, AffineMap
 from xdsl.rewriter import InsertPoint
 
 IN_BOUNDS = "rtcheck.in_bounds"
@@ -402,3 +405,24 @@ class LoopNestBuilder(Builder):
         if self.hoisted.marks_in_bounds:
             op.attributes[IN_BOUNDS] = UnitAttr()
         self.insert(op)
+
+
+def map_indices(
+    b: LoopNestBuilder, map_: AffineMap, ivs: Sequence[SSAValue]
+) -> list[SSAValue]:
+    """The indices `map_` gives at the point `ivs` of a loop nest: an
+    induction variable or a constant as they are, any other expression as an
+    `affine.apply` of the loops it uses."""
+    indices: list[SSAValue] = []
+    for expr in map_.results:
+        if isinstance(expr, AffineDimExpr):
+            indices.append(ivs[expr.position])
+        elif isinstance(expr, AffineConstantExpr):
+            indices.append(b.index(expr.value))
+        else:
+            used = [d in expr.used_dims() for d in range(map_.num_dims)]
+            single = AffineMap(map_.num_dims, 0, (expr,))
+            compact = single.drop_dims(tuple(not u for u in used))
+            apply = affine.ApplyOp(list(compress(ivs, used)), AffineMapAttr(compact))
+            indices.append(b.add(apply))
+    return indices

@@ -23,7 +23,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from xdsl.context import Context
-from xdsl.dialects import affine, arith, scf, tensor
+from xdsl.dialects import arith, scf, tensor
 from xdsl.dialects.builtin import (
     DYNAMIC_INDEX,
     IndexType,
@@ -38,7 +38,6 @@ from xdsl.pattern_rewriter import (
     RewritePattern,
     op_type_rewrite_pattern,
 )
-from xdsl.traits import IsTerminator, RecursiveMemoryEffect
 from xdsl.transforms.canonicalization_patterns.utils import const_evaluate_operand
 from xdsl.transforms.canonicalize import CanonicalizationRewritePattern
 from xdsl.transforms.common_subexpression_elimination import cse
@@ -53,8 +52,8 @@ from linalg_ext.tiling.cleanup_affine import (
 )
 from linalg_ext.transforms.dps import (
     aliased_operand,
+    has_no_effects,
     has_pure_tensor_semantics,
-    is_pure_on_tensors,
     is_structured,
 )
 from linalg_ext.transforms.mixed_sizes import Mixed, sum_mixed
@@ -163,6 +162,67 @@ class FoldExtractSliceOfExtractSlice(RewritePattern):
         )
         if _verified([*new_ops, merged], merged):
             rewriter.replace(op, [*new_ops, merged])
+
+
+class FoldExtractSliceOfEmpty(RewritePattern):
+    """A slice of a `tensor.empty` is a `tensor.empty` of the slice's shape
+    (upstream's `FoldEmptyTensorWithExtractSliceOp`, one of the
+    `fold_tensor_empty` patterns; `--canonicalize` lacks it): a fused tile
+    then allocates its own tile, not the whole tensor it was cut from (the
+    score matrix of a flash-attention loop)."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(
+        self, op: tensor.ExtractSliceOp, rewriter: PatternRewriter
+    ) -> None:
+        if not isinstance(op.source.owner, tensor.EmptyOp):
+            return
+        kept = kept_dims(op)
+        if kept is None:
+            return
+        result_type = op.result.type
+        assert isinstance(result_type, TensorType)
+        sizes = slice_sizes(op)
+        dynamic: list[SSAValue] = []
+        for position, extent in enumerate(result_type.get_shape()):
+            if extent == DYNAMIC_INDEX:
+                size = sizes[kept[position]]
+                if not isinstance(size, SSAValue):
+                    return
+                dynamic.append(size)
+        rewriter.replace(op, tensor.EmptyOp(dynamic, result_type))
+
+
+class FoldConstantEmptySizes(RewritePattern):
+    """A `tensor.empty` whose dynamic sizes are constants is a static one,
+    cast back to the dynamic type (upstream's canonicalization); the cast
+    then folds into the users that take the static type (a peeled tile's
+    `tensor.empty(%c8) : tensor<?x10xf32>` becomes `tensor<8x10xf32>`)."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: tensor.EmptyOp, rewriter: PatternRewriter) -> None:
+        result_type = op.tensor.type
+        assert isinstance(result_type, TensorType)
+        constants = [_static_value(size) for size in op.dynamic_sizes]
+        if all(c is None for c in constants):
+            return
+        shape: list[int] = []
+        dynamic: list[SSAValue] = []
+        position = 0
+        for extent in result_type.get_shape():
+            if extent != DYNAMIC_INDEX:
+                shape.append(extent)
+                continue
+            constant = constants[position]
+            if constant is None or constant < 0:
+                shape.append(DYNAMIC_INDEX)
+                dynamic.append(op.dynamic_sizes[position])
+            else:
+                shape.append(constant)
+            position += 1
+        empty = tensor.EmptyOp(dynamic, TensorType(result_type.element_type, shape))
+        cast = tensor.CastOp(empty.tensor, result_type)
+        rewriter.replace(op, [empty, cast])
 
 
 class FoldInsertOfUnchangedExtract(RewritePattern):
@@ -491,24 +551,6 @@ class ForwardUnchangedIterArgs(RewritePattern):
 # --- dead code ----------------------------------------------------------------
 
 
-def has_no_effects(op: Operation) -> bool:
-    """Running `op` has no effect but its results: pure ops, `affine.min`
-    (pure upstream; xDSL 0.74 declares no effects for it), destination-style
-    ops on tensors, and ops with recursive effects (`scf.for`, `scf.if`)
-    whose nested ops all have none."""
-    if isinstance(op, affine.MinOp) or is_pure_on_tensors(op):
-        return True
-    if not op.has_trait(RecursiveMemoryEffect):
-        return False
-    for region in op.regions:
-        for nested in region.walk():
-            if nested.has_trait(IsTerminator, value_if_unregistered=False):
-                continue
-            if not has_no_effects(nested):
-                return False
-    return True
-
-
 class EraseDeadOps(RewritePattern):
     """An op whose results are unused and that has no other effect is
     erased: untiled originals left by tiling, slices nobody reads, a loop
@@ -535,6 +577,10 @@ def cleanup_patterns() -> list[RewritePattern]:
         FoldInsertOfUnchangedExtract(),
         FoldWholeSlice(),
         FoldConstantSliceOperands(),
+        # After the slice's own folds (a whole slice is its source; constant
+        # sizes become static), as upstream's driver folds before patterns.
+        FoldExtractSliceOfEmpty(),
+        FoldConstantEmptySizes(),
         FoldTensorCasts(),
         FoldDimOp(),
         ForwardUnchangedIterArgs(),

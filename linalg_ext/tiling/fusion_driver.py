@@ -19,7 +19,12 @@ from xdsl.transforms.loop_invariant_code_motion import can_be_hoisted
 
 from linalg_ext.tiling.fusion import find_slice_origin, fuse_producer_of_tensor
 from linalg_ext.tiling.interface import TiledOp, TilingRefused, tiling_model
-from linalg_ext.tiling.loops import check_tile_request, discard, tile_using_for
+from linalg_ext.tiling.loops import (
+    check_tile_request,
+    discard,
+    enclosing_loops,
+    tile_using_for,
+)
 from linalg_ext.transforms.dps import has_loops, is_pure_on_tensors
 from linalg_ext.transforms.mixed_sizes import Mixed
 
@@ -104,19 +109,9 @@ def _producer_hint(slice_op: tensor.ExtractSliceOp) -> Operation:
     """The op the slice's elements come from, for the record (the fusion
     itself finds it again, through loops and slices)."""
     new_ops: list[Operation] = []
-    origin = find_slice_origin(slice_op, _all_loops(slice_op), new_ops)
+    origin = find_slice_origin(slice_op, enclosing_loops(slice_op)[::-1], new_ops)
     discard(new_ops)
     return origin.result.op if origin is not None else slice_op
-
-
-def _all_loops(op: Operation) -> list[scf.ForOp]:
-    loops: list[scf.ForOp] = []
-    parent = op.parent_op()
-    while parent is not None:
-        if isinstance(parent, scf.ForOp):
-            loops.append(parent)
-        parent = parent.parent_op()
-    return loops
 
 
 def erase_dead_ops(ops: Sequence[Operation]) -> None:

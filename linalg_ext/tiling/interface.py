@@ -81,6 +81,12 @@ class TilingModel(ABC):
         static, else values (`tensor.dim` of an operand, appended to
         `new_ops`)."""
 
+    def fuses_producers(self, op: Operation) -> bool:
+        """Whether the producers of the operands of a tile of `op` may be
+        fused into the loops computing it (ByteIR's
+        `isValidTiledProducerOp`): a scatter's may not."""
+        return True
+
     def whole_dims(self, op: Operation) -> set[int]:
         """Loops that must not be tiled (they must stay whole in every tile):
         a softmax's `dimension`, a layer_norm's axes. A driver given a nonzero

@@ -29,7 +29,7 @@ exact (for floats too: the tiles run in the order of the untiled loop).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from xdsl.dialects import arith, scf, tensor
 from xdsl.dialects.builtin import DYNAMIC_INDEX, IndexType, IntegerAttr, TensorType
@@ -58,11 +58,14 @@ class TilingLoops:
     loop of the iteration domain, in interchange order (empty when nothing
     was tiled). `replacements`: one value per result of the original op (the
     outermost loop's results, or the op's own results when nothing was
-    tiled)."""
+    tiled). `offsets` and `sizes`: the iteration-space tile of the innermost
+    body (as `TileLoopNest` has them; empty when nothing was tiled)."""
 
     tiled: TiledOp
     loops: list[scf.ForOp]
     replacements: list[SSAValue]
+    offsets: list[Mixed] = field(default_factory=list[Mixed])
+    sizes: list[Mixed] = field(default_factory=list[Mixed])
 
 
 @dataclass
@@ -331,7 +334,7 @@ def tile_using_for(
     else:
         rewriter.insert(new_ops, InsertPoint.before(op))
         rewriter.replace(op, [], results)
-    return TilingLoops(tiled, nest.loops, results)
+    return TilingLoops(tiled, nest.loops, results, nest.offsets, nest.sizes)
 
 
 def _tile_into(
@@ -384,3 +387,52 @@ def discard(ops: Sequence[Operation]) -> None:
     read is as before."""
     for built in reversed(ops):
         built.drop_all_references()
+
+
+def carry_through_loops(loops: Sequence[scf.ForOp], init: SSAValue) -> list[scf.ForOp]:
+    """Carry one more value through a perfect nest of `scf.for`s (outermost
+    first, each loop's last body op before the yield containing the next):
+    appended as the last `iter_arg` of every loop, the outermost starting
+    from `init`, each inner loop from its parent's new block argument, and
+    passed along unchanged (the innermost loop yields its block argument:
+    replace that yield operand to update the value). The loops are rebuilt
+    (an op's results cannot grow): returns the new ones, whose last result
+    is the carried value; the bodies are moved, not copied, and uses of the
+    old loops' results now use the new loops' first results."""
+    blocks = [loop.body.block for loop in loops]
+    for block in blocks:
+        block.insert_arg(init.type, len(block.args))
+    new_loops: list[scf.ForOp] = []
+    for depth, loop in enumerate(loops):
+        start = init if depth == 0 else blocks[depth - 1].args[-1]
+        body = loop.detach_region(loop.body)
+        rebuilt = scf.ForOp(loop.lb, loop.ub, loop.step, [*loop.iter_args, start], body)
+        rebuilt.attributes.update(loop.attributes)
+        Rewriter.insert_op(rebuilt, InsertPoint.before(loop))
+        for old, new in zip(loop.results, rebuilt.results, strict=False):
+            old.replace_all_uses_with(new)
+        Rewriter.erase_op(loop)
+        new_loops.append(rebuilt)
+    for depth, block in enumerate(blocks):
+        terminator = block.last_op
+        assert isinstance(terminator, scf.YieldOp)
+        passed = (
+            block.args[-1]
+            if depth == len(blocks) - 1
+            else new_loops[depth + 1].results[-1]
+        )
+        rebuilt_yield = scf.YieldOp(*terminator.operands, passed)
+        Rewriter.replace_op(terminator, rebuilt_yield)
+    return new_loops
+
+
+def enclosing_loops(op: Operation) -> list[scf.ForOp]:
+    """The `scf.for` ops around `op`, outermost first."""
+    loops: list[scf.ForOp] = []
+    parent = op.parent_op()
+    while parent is not None:
+        if isinstance(parent, scf.ForOp):
+            loops.append(parent)
+        parent = parent.parent_op()
+    loops.reverse()
+    return loops

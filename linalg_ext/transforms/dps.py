@@ -13,7 +13,7 @@ from xdsl.dialects.builtin import TensorType
 from xdsl.dialects.linalg.attrs import IteratorType
 from xdsl.ir import Operation, OpResult, SSAValue, Use
 from xdsl.ir.affine import AffineMap
-from xdsl.traits import IsTerminator, is_side_effect_free
+from xdsl.traits import IsTerminator, RecursiveMemoryEffect, is_side_effect_free
 
 from linalg_ext.shaped import is_ranked_shaped
 
@@ -102,6 +102,23 @@ def is_pure_on_tensors(op: Operation) -> bool:
             if nested.has_trait(IsTerminator, value_if_unregistered=False):
                 continue
             if not is_side_effect_free(nested):
+                return False
+    return True
+
+
+def has_no_effects(op: Operation) -> bool:
+    """Running `op` has no effect but its results: ops `is_pure_on_tensors`
+    accepts, and ops with recursive effects (`scf.for`, `scf.if`) whose
+    nested ops all have none."""
+    if is_pure_on_tensors(op):
+        return True
+    if not op.has_trait(RecursiveMemoryEffect):
+        return False
+    for region in op.regions:
+        for nested in region.walk():
+            if nested.has_trait(IsTerminator, value_if_unregistered=False):
+                continue
+            if not has_no_effects(nested):
                 return False
     return True
 

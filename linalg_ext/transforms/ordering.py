@@ -4,13 +4,15 @@ of the values it replaces, and after the definitions of what it uses)."""
 
 from __future__ import annotations
 
+import heapq
 from collections.abc import Sequence
 
 from xdsl.ir import Block, BlockArgument, Operation, OpResult, Region, SSAValue
 from xdsl.irdl.dominance import DominanceInfo
 from xdsl.rewriter import InsertPoint, Rewriter
+from xdsl.traits import IsTerminator
 
-from linalg_ext.transforms.dps import is_pure_on_tensors
+from linalg_ext.transforms.dps import has_no_effects, is_pure_on_tensors
 
 
 def ancestor_in(block: Block, op: Operation) -> Operation | None:
@@ -139,3 +141,58 @@ def move_before(ops: Sequence[Operation], op: Operation) -> None:
         assert anchor is not None
         moved.detach()
         Rewriter.insert_op(moved, InsertPoint.before(anchor))
+
+
+def sort_topologically(block: Block) -> bool:
+    """Reorder the ops of `block` so that every op comes after the ops of the
+    block whose results it (or an op nested in it) uses, changing as little
+    as possible: among the ops ready to be placed, the one first in the
+    current order goes first, ops that may have side effects keep their
+    relative order and the terminator stays last (upstream's
+    `sortTopologically`). Returns False, changing nothing, when the uses
+    form a cycle."""
+    ops = list(block.ops)
+    terminator = ops[-1] if ops and ops[-1].has_trait(IsTerminator) else None
+    if terminator is not None:
+        ops.pop()
+    index = {op: position for position, op in enumerate(ops)}
+    waiting_on: dict[Operation, int] = {}
+    users: dict[Operation, list[Operation]] = {op: [] for op in ops}
+    previous_effect: Operation | None = None
+    for op in ops:
+        producers: set[Operation] = set()
+        for value in _values_used(op):
+            if isinstance(value, OpResult):
+                definer = ancestor_in(block, value.op)
+                if definer is not None and definer is not op and definer in index:
+                    producers.add(definer)
+        if not has_no_effects(op):
+            if previous_effect is not None:
+                producers.add(previous_effect)
+            previous_effect = op
+        waiting_on[op] = len(producers)
+        for producer in producers:
+            users[producer].append(op)
+    ready = [index[op] for op in ops if waiting_on[op] == 0]
+    heapq.heapify(ready)
+    order: list[Operation] = []
+    while ready:
+        op = ops[heapq.heappop(ready)]
+        order.append(op)
+        for user in users[op]:
+            waiting_on[user] -= 1
+            if waiting_on[user] == 0:
+                heapq.heappush(ready, index[user])
+    if len(order) != len(ops):
+        return False
+    if order == ops:
+        return True
+    for op in order:
+        op.detach()
+    anchor = (
+        InsertPoint.at_start(block)
+        if terminator is None
+        else InsertPoint.before(terminator)
+    )
+    Rewriter.insert_op(order, anchor)
+    return True

@@ -30,7 +30,7 @@ func.func @batch_matmul_of_exp(%a: tensor<3x5x6xf32>, %b: tensor<3x6x7xf32>) -> 
 // CHECK-NEXT:           %[[SM:.*]] = affine.min affine_map<(d0) -> (((d0 * -1) + 5), 4)> (%[[M]])
 // CHECK-NEXT:           %[[SK:.*]] = affine.min affine_map<(d0) -> (((d0 * -1) + 6), 4)> (%[[K]])
 // CHECK-NEXT:           %[[A:.*]] = tensor.extract_slice %a[%[[B]], %[[M]], %[[K]]] [%[[SB]], %[[SM]], %[[SK]]] [1, 1, 1] : tensor<3x5x6xf32> to tensor<?x?x?xf32>
-// CHECK-NEXT:           %[[EA:.*]] = tensor.extract_slice %ea[%[[B]], %[[M]], %[[K]]] [%[[SB]], %[[SM]], %[[SK]]] [1, 1, 1] : tensor<3x5x6xf32> to tensor<?x?x?xf32>
+// CHECK-NEXT:           %[[EA:.*]] = tensor.empty(%[[SB]], %[[SM]], %[[SK]]) : tensor<?x?x?xf32>
 // CHECK-NEXT:           %[[X:.*]] = linalg.exp ins(%[[A]] : tensor<?x?x?xf32>) outs(%[[EA]] : tensor<?x?x?xf32>) -> tensor<?x?x?xf32>
 // CHECK-NEXT:           %[[RHS:.*]] = tensor.extract_slice %b[%[[B]], %[[K]], 0] [%[[SB]], %[[SK]], 7] [1, 1, 1] : tensor<3x6x7xf32> to tensor<?x?x7xf32>
 // CHECK-NEXT:           %[[D:.*]] = tensor.extract_slice %[[ACC]][%[[B]], %[[M]], 0] [%[[SB]], %[[SM]], 7] [1, 1, 1] : tensor<3x5x7xf32> to tensor<?x?x7xf32>
@@ -45,7 +45,7 @@ func.func @batch_matmul_of_exp(%a: tensor<3x5x6xf32>, %b: tensor<3x6x7xf32>) -> 
 // KOUT-NEXT:            %[[SK:.*]] = affine.min affine_map<(d0) -> (((d0 * -1) + 6), 4)> (%[[K]])
 // KOUT-NEXT:            %[[SN:.*]] = affine.min affine_map<(d0) -> (((d0 * -1) + 7), 3)> (%[[N]])
 // KOUT-NEXT:            %[[A:.*]] = tensor.extract_slice %a[%[[B]], 0, %[[K]]] [1, 5, %[[SK]]] [1, 1, 1] : tensor<3x5x6xf32> to tensor<1x5x?xf32>
-// KOUT-NEXT:            %[[EA:.*]] = tensor.extract_slice %ea[%[[B]], 0, %[[K]]] [1, 5, %[[SK]]] [1, 1, 1] : tensor<3x5x6xf32> to tensor<1x5x?xf32>
+// KOUT-NEXT:            %[[EA:.*]] = tensor.empty(%[[SK]]) : tensor<1x5x?xf32>
 // KOUT-NEXT:            %[[X:.*]] = linalg.exp ins(%[[A]] : tensor<1x5x?xf32>) outs(%[[EA]] : tensor<1x5x?xf32>) -> tensor<1x5x?xf32>
 // KOUT-NEXT:            %[[RHS:.*]] = tensor.extract_slice %b[%[[B]], %[[K]], %[[N]]] [1, %[[SK]], %[[SN]]] [1, 1, 1] : tensor<3x6x7xf32> to tensor<1x?x?xf32>
 // KOUT-NEXT:            %[[D:.*]] = tensor.extract_slice %[[ACC]][%[[B]], 0, %[[N]]] [1, 5, %[[SN]]] [1, 1, 1] : tensor<3x5x7xf32> to tensor<1x5x?xf32>
@@ -73,7 +73,7 @@ func.func @ext_batch_matmul_nt(%a: tensor<3x5x6xf32>, %b: tensor<3x7x6xf32>) -> 
 // CHECK-NEXT:           %[[SM:.*]] = affine.min
 // CHECK-NEXT:           %[[SK:.*]] = affine.min
 // CHECK-NEXT:           %[[A:.*]] = tensor.extract_slice %a[%[[B]], %[[M]], %[[K]]] [%[[SB]], %[[SM]], %[[SK]]] [1, 1, 1]
-// CHECK-NEXT:           %[[EA:.*]] = tensor.extract_slice %ea[%[[B]], %[[M]], %[[K]]] [%[[SB]], %[[SM]], %[[SK]]] [1, 1, 1]
+// CHECK-NEXT:           %[[EA:.*]] = tensor.empty(%[[SB]], %[[SM]], %[[SK]])
 // CHECK-NEXT:           %[[X:.*]] = linalg.exp ins(%[[A]] : tensor<?x?x?xf32>) outs(%[[EA]] : tensor<?x?x?xf32>) -> tensor<?x?x?xf32>
 // CHECK-NEXT:           %[[RHS:.*]] = tensor.extract_slice %b[%[[B]], 0, %[[K]]] [%[[SB]], 7, %[[SK]]] [1, 1, 1] : tensor<3x7x6xf32> to tensor<?x7x?xf32>
 // CHECK-NEXT:           %[[D:.*]] = tensor.extract_slice %[[ACC]][%[[B]], %[[M]], 0] [%[[SB]], %[[SM]], 7] [1, 1, 1] : tensor<3x5x7xf32> to tensor<?x?x7xf32>

@@ -42,7 +42,7 @@ func.func @conv_of_relu(%in: tensor<1x13x14x2xf32>, %filter: tensor<3x2x2x4xf32>
 // CHECK-NEXT:         %[[COL:.*]] = affine.apply affine_map<(d0) -> ((d0 * 3))> (%[[OW]])
 // CHECK-NEXT:         %[[COLS:.*]] = affine.apply affine_map<(d0) -> (((d0 * 3) + -1))> (%[[W]])
 // CHECK-NEXT:         %[[IN:.*]] = tensor.extract_slice %in[0, %[[ROW]], %[[COL]], 0] [1, %[[ROWS]], %[[COLS]], 2] [1, 1, 1, 1] : tensor<1x13x14x2xf32> to tensor<1x?x?x2xf32>
-// CHECK-NEXT:         %[[EI:.*]] = tensor.extract_slice %ei[0, %[[ROW]], %[[COL]], 0] [1, %[[ROWS]], %[[COLS]], 2] [1, 1, 1, 1] : tensor<1x13x14x2xf32> to tensor<1x?x?x2xf32>
+// CHECK-NEXT:         %[[EI:.*]] = tensor.empty(%[[ROWS]], %[[COLS]]) : tensor<1x?x?x2xf32>
 // CHECK-NEXT:         %[[RELU:.*]] = linalg.generic {{.*}} ins(%[[IN]] : tensor<1x?x?x2xf32>) outs(%[[EI]] : tensor<1x?x?x2xf32>) {
 // CHECK:              arith.maximumf
 // CHECK:            } -> tensor<1x?x?x2xf32>
@@ -55,7 +55,7 @@ func.func @conv_of_relu(%in: tensor<1x13x14x2xf32>, %filter: tensor<3x2x2x4xf32>
 // WIN:            %r = scf.for %[[KH:.*]] = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%[[ACC:.*]] = %f) -> (tensor<1x5x5x4xf32>) {
 // WIN-NEXT:         %[[ROW:.*]] = affine.apply affine_map<(d0) -> ((d0 * 2))> (%[[KH]])
 // WIN-NEXT:         %[[IN:.*]] = tensor.extract_slice %in[0, %[[ROW]], 0, 0] [1, 9, 14, 2] [1, 1, 1, 1] : tensor<1x13x14x2xf32> to tensor<1x9x14x2xf32>
-// WIN-NEXT:         %[[EI:.*]] = tensor.extract_slice %ei[0, %[[ROW]], 0, 0] [1, 9, 14, 2] [1, 1, 1, 1] : tensor<1x13x14x2xf32> to tensor<1x9x14x2xf32>
+// WIN-NEXT:         %[[EI:.*]] = tensor.empty() : tensor<1x9x14x2xf32>
 // WIN-NEXT:         %[[RELU:.*]] = linalg.generic {{.*}} ins(%[[IN]] : tensor<1x9x14x2xf32>) outs(%[[EI]] : tensor<1x9x14x2xf32>) {
 // WIN:              } -> tensor<1x9x14x2xf32>
 // WIN-NEXT:         %[[FILTER:.*]] = tensor.extract_slice %filter[%[[KH]], 0, 0, 0] [1, 2, 2, 4] [1, 1, 1, 1] : tensor<3x2x2x4xf32> to tensor<1x2x2x4xf32>
@@ -85,7 +85,7 @@ func.func @max_pool_of_exp(%in: tensor<1x3x11x9xf32>) -> tensor<1x3x5x4xf32> {
 // CHECK-NEXT:         %[[ROW:.*]] = affine.apply affine_map<(d0) -> ((d0 * 2))> (%[[OH]])
 // CHECK-NEXT:         %[[ROWS:.*]] = affine.apply affine_map<(d0) -> (((d0 * 2) + 1))> (%[[H]])
 // CHECK-NEXT:         %[[IN:.*]] = tensor.extract_slice %in[0, %[[C]], %[[ROW]], 0] [1, %[[SC]], %[[ROWS]], 9] [1, 1, 1, 1] : tensor<1x3x11x9xf32> to tensor<1x?x?x9xf32>
-// CHECK-NEXT:         %[[EI:.*]] = tensor.extract_slice %ei[0, %[[C]], %[[ROW]], 0] [1, %[[SC]], %[[ROWS]], 9] [1, 1, 1, 1] : tensor<1x3x11x9xf32> to tensor<1x?x?x9xf32>
+// CHECK-NEXT:         %[[EI:.*]] = tensor.empty(%[[SC]], %[[ROWS]]) : tensor<1x?x?x9xf32>
 // CHECK-NEXT:         %[[X:.*]] = linalg.exp ins(%[[IN]] : tensor<1x?x?x9xf32>) outs(%[[EI]] : tensor<1x?x?x9xf32>) -> tensor<1x?x?x9xf32>
 // CHECK-NEXT:         %[[D:.*]] = tensor.extract_slice %[[ACC]][0, %[[C]], %[[OH]], 0] [1, %[[SC]], %[[H]], 4] [1, 1, 1, 1] : tensor<1x3x5x4xf32> to tensor<1x?x?x4xf32>
 // CHECK-NEXT:         %[[F:.*]] = linalg.fill ins(%lowest : f32) outs(%[[D]] : tensor<1x?x?x4xf32>) -> tensor<1x?x?x4xf32>
@@ -95,8 +95,8 @@ func.func @max_pool_of_exp(%in: tensor<1x3x11x9xf32>) -> tensor<1x3x5x4xf32> {
 // WIN-NOT:        linalg
 // WIN:            %r = scf.for %[[KH:.*]] = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%[[ACC:.*]] = %f) -> (tensor<1x3x5x4xf32>) {
 // WIN-NEXT:         %[[IN:.*]] = tensor.extract_slice %in[0, 0, %[[KH]], 0] [1, 3, 9, 9] [1, 1, 1, 1] : tensor<1x3x11x9xf32> to tensor<1x3x9x9xf32>
-// WIN-NEXT:         %[[EI:.*]] = tensor.extract_slice %ei[0, 0, %[[KH]], 0] [1, 3, 9, 9] [1, 1, 1, 1] : tensor<1x3x11x9xf32> to tensor<1x3x9x9xf32>
+// WIN-NEXT:         %[[EI:.*]] = tensor.empty() : tensor<1x3x9x9xf32>
 // WIN-NEXT:         %[[X:.*]] = linalg.exp ins(%[[IN]] : tensor<1x3x9x9xf32>) outs(%[[EI]] : tensor<1x3x9x9xf32>) -> tensor<1x3x9x9xf32>
-// WIN-NEXT:         %[[WROW:.*]] = tensor.extract_slice %window[%[[KH]], 0] [1, 3] [1, 1] : tensor<3x3xf32> to tensor<1x3xf32>
+// WIN-NEXT:         %[[WROW:.*]] = tensor.empty() : tensor<1x3xf32>
 // WIN-NEXT:         %[[T:.*]] = linalg.pooling_nchw_max {{.*}} ins(%[[X]], %[[WROW]] : tensor<1x3x9x9xf32>, tensor<1x3xf32>) outs(%[[ACC]] : tensor<1x3x5x4xf32>) -> tensor<1x3x5x4xf32>
 // WIN-NEXT:         scf.yield %[[T]] : tensor<1x3x5x4xf32>

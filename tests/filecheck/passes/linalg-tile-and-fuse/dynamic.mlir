@@ -24,15 +24,16 @@ func.func @transpose_of_exp(%x: tensor<?x?xf32>, %o: tensor<?x?xf32>) -> tensor<
   %r = linalg.transpose ins(%ex : tensor<?x?xf32>) outs(%o : tensor<?x?xf32>) permutation = [1, 0]
   return %r : tensor<?x?xf32>
 }
-// The transpose's loops are its output's (rows of %o = columns of %x).
-// CHECK:          %e = tensor.empty(%m, %n) : tensor<?x?xf32>
+// The transpose's loops are its output's (rows of %o = columns of %x). The
+// exp writes into a tensor.empty of its tile: the whole %e is gone.
+// CHECK-NOT:      tensor.empty
 // CHECK-NOT:      linalg.exp
 // CHECK:          %r = scf.for %[[J:.*]] = %c0 to %m step %{{.*}} iter_args(%[[ACC_J:.*]] = %o) -> (tensor<?x?xf32>) {
 // CHECK-NEXT:       scf.for %[[I:.*]] = %c0 to %n step %{{.*}} iter_args(%[[ACC:.*]] = %[[ACC_J]]) -> (tensor<?x?xf32>) {
 // CHECK-NEXT:         %[[SJ:.*]] = affine.min affine_map<(d0, d1) -> (((d0 * -1) + d1), 3)> (%[[J]], %m)
 // CHECK-NEXT:         %[[SI:.*]] = affine.min affine_map<(d0, d1) -> (((d0 * -1) + d1), 4)> (%[[I]], %n)
 // CHECK-NEXT:         %[[X:.*]] = tensor.extract_slice %x[%[[J]], %[[I]]] [%[[SJ]], %[[SI]]] [1, 1] : tensor<?x?xf32> to tensor<?x?xf32>
-// CHECK-NEXT:         %[[E:.*]] = tensor.extract_slice %e[%[[J]], %[[I]]] [%[[SJ]], %[[SI]]] [1, 1] : tensor<?x?xf32> to tensor<?x?xf32>
+// CHECK-NEXT:         %[[E:.*]] = tensor.empty(%[[SJ]], %[[SI]]) : tensor<?x?xf32>
 // CHECK-NEXT:         %[[EXP:.*]] = linalg.exp ins(%[[X]] : tensor<?x?xf32>) outs(%[[E]] : tensor<?x?xf32>) -> tensor<?x?xf32>
 // CHECK-NEXT:         %[[D:.*]] = tensor.extract_slice %[[ACC]][%[[I]], %[[J]]] [%[[SI]], %[[SJ]]] [1, 1] : tensor<?x?xf32> to tensor<?x?xf32>
 // CHECK-NEXT:         %[[T:.*]] = linalg.transpose ins(%[[EXP]] : tensor<?x?xf32>) outs(%[[D]] : tensor<?x?xf32>) permutation = [1, 0]
@@ -40,7 +41,7 @@ func.func @transpose_of_exp(%x: tensor<?x?xf32>, %o: tensor<?x?xf32>) -> tensor<
 // FOUR:           %r = scf.for %[[I:.*]] = %c0 to %n step %{{.*}} iter_args(%[[ACC:.*]] = %o) -> (tensor<?x?xf32>) {
 // FOUR-NEXT:        %[[SI:.*]] = affine.min affine_map<(d0, d1) -> (((d0 * -1) + d1), 4)> (%[[I]], %n)
 // FOUR-NEXT:        %[[X:.*]] = tensor.extract_slice %x[0, %[[I]]] [%m, %[[SI]]] [1, 1] : tensor<?x?xf32> to tensor<?x?xf32>
-// FOUR-NEXT:        %[[E:.*]] = tensor.extract_slice %e[0, %[[I]]] [%m, %[[SI]]] [1, 1] : tensor<?x?xf32> to tensor<?x?xf32>
+// FOUR-NEXT:        %[[E:.*]] = tensor.empty(%m, %[[SI]]) : tensor<?x?xf32>
 // FOUR-NEXT:        %[[EXP:.*]] = linalg.exp ins(%[[X]] : tensor<?x?xf32>) outs(%[[E]] : tensor<?x?xf32>) -> tensor<?x?xf32>
 // FOUR-NEXT:        %[[D:.*]] = tensor.extract_slice %[[ACC]][%[[I]], 0] [%[[SI]], %m] [1, 1] : tensor<?x?xf32> to tensor<?x?xf32>
 // FOUR-NEXT:        linalg.transpose ins(%[[EXP]] : tensor<?x?xf32>) outs(%[[D]] : tensor<?x?xf32>) permutation = [1, 0]
@@ -99,12 +100,12 @@ func.func @scan_of_exp(%x: tensor<?x?xf32>, %carry: tensor<?xf32>) -> (tensor<?x
   return %r#0, %r#1 : tensor<?x?xf32>, tensor<?xf32>
 }
 // CHECK-NOT:      linalg.exp
-// CHECK:          %r, %r_1 = scf.for %[[J:.*]] = %c0 to %n step %{{.*}} iter_args(%[[OJ:.*]] = %e, %[[CJ:.*]] = %carry) -> (tensor<?x?xf32>, tensor<?xf32>) {
+// CHECK:          %r, %r_1 = scf.for %[[J:.*]] = %c0 to %n step %{{.*}} iter_args(%[[OJ:.*]] = %o, %[[CJ:.*]] = %carry) -> (tensor<?x?xf32>, tensor<?xf32>) {
 // CHECK-NEXT:       scf.for %[[I:.*]] = %c0 to %m step %{{.*}} iter_args(%[[O:.*]] = %[[OJ]], %[[C:.*]] = %[[CJ]]) -> (tensor<?x?xf32>, tensor<?xf32>) {
 // CHECK-NEXT:         %[[SJ:.*]] = affine.min affine_map<(d0, d1) -> (((d0 * -1) + d1), 3)> (%[[J]], %n)
 // CHECK-NEXT:         %[[SI:.*]] = affine.min affine_map<(d0, d1) -> (((d0 * -1) + d1), 4)> (%[[I]], %m)
 // CHECK-NEXT:         %[[X:.*]] = tensor.extract_slice %x[%[[I]], %[[J]]] [%[[SI]], %[[SJ]]] [1, 1]
-// CHECK-NEXT:         %[[E:.*]] = tensor.extract_slice %e[%[[I]], %[[J]]] [%[[SI]], %[[SJ]]] [1, 1]
+// CHECK-NEXT:         %[[E:.*]] = tensor.empty(%[[SI]], %[[SJ]])
 // CHECK-NEXT:         %[[EXP:.*]] = linalg.exp ins(%[[X]] : tensor<?x?xf32>) outs(%[[E]] : tensor<?x?xf32>) -> tensor<?x?xf32>
 // CHECK-NEXT:         %[[OT:.*]] = tensor.extract_slice %[[O]][%[[I]], %[[J]]] [%[[SI]], %[[SJ]]] [1, 1]
 // CHECK-NEXT:         %[[CT:.*]] = tensor.extract_slice %[[C]][%[[I]]] [%[[SI]]] [1] : tensor<?xf32> to tensor<?xf32>
@@ -113,7 +114,7 @@ func.func @scan_of_exp(%x: tensor<?x?xf32>, %carry: tensor<?xf32>) -> (tensor<?x
 // CHECK-NEXT:         %[[U:.*]] = tensor.insert_slice %[[S]] into %[[O]][%[[I]], %[[J]]] [%[[SI]], %[[SJ]]] [1, 1]
 // CHECK-NEXT:         %[[UC:.*]] = tensor.insert_slice %[[SC]] into %[[C]][%[[I]]] [%[[SI]]] [1] : tensor<?xf32> into tensor<?xf32>
 // CHECK-NEXT:         scf.yield %[[U]], %[[UC]] : tensor<?x?xf32>, tensor<?xf32>
-// FOUR:           %r, %r_1 = scf.for %[[I:.*]] = %c0 to %m step %{{.*}} iter_args(%{{.*}} = %e, %{{.*}} = %carry) -> (tensor<?x?xf32>, tensor<?xf32>) {
+// FOUR:           %r, %r_1 = scf.for %[[I:.*]] = %c0 to %m step %{{.*}} iter_args(%{{.*}} = %o, %{{.*}} = %carry) -> (tensor<?x?xf32>, tensor<?xf32>) {
 // FOUR:             %[[EXP:.*]] = linalg.exp
 // FOUR:             linalg_ext.scan dimension(1) inclusive(false) ins(%[[EXP]] : tensor<?x?xf32>)
 
@@ -166,7 +167,7 @@ func.func @softmax_of_neg(%x: tensor<?x?xf32>, %m0: tensor<?xf32>, %a0: tensor<?
 // FOUR:           %r, %r_1, %r_2, %r_3 = scf.for %[[I:.*]] = %c0 to %m step %{{.*}} iter_args(%[[O:.*]] = %e, %[[M:.*]] = %m0, %[[A:.*]] = %a0, %[[S:.*]] = %s)
 // FOUR-NEXT:        %[[SI:.*]] = affine.min affine_map<(d0, d1) -> (((d0 * -1) + d1), 4)> (%[[I]], %m)
 // FOUR-NEXT:        %[[X:.*]] = tensor.extract_slice %x[%[[I]], 0] [%[[SI]], %n] [1, 1] : tensor<?x?xf32> to tensor<?x?xf32>
-// FOUR-NEXT:        %[[E:.*]] = tensor.extract_slice %e[%[[I]], 0] [%[[SI]], %n] [1, 1] : tensor<?x?xf32> to tensor<?x?xf32>
+// FOUR-NEXT:        %[[E:.*]] = tensor.empty(%[[SI]], %n) : tensor<?x?xf32>
 // FOUR-NEXT:        %[[N:.*]] = linalg.negf ins(%[[X]] : tensor<?x?xf32>) outs(%[[E]] : tensor<?x?xf32>) -> tensor<?x?xf32>
 // FOUR-NEXT:        %[[OT:.*]] = tensor.extract_slice %[[O]][%[[I]], 0] [%[[SI]], %n] [1, 1] : tensor<?x?xf32> to tensor<?x?xf32>
 // FOUR-NEXT:        %[[MT:.*]] = tensor.extract_slice %[[M]][%[[I]]] [%[[SI]]] [1] : tensor<?xf32> to tensor<?xf32>

@@ -25,12 +25,12 @@ func.func @layer_norm_of_neg(%x: tensor<3x5x8xf32>, %w: tensor<8xf32>, %b: tenso
   return %r#0, %r#1, %r#2 : tensor<3x5x8xf32>, tensor<3x5xf32>, tensor<3x5xf32>
 }
 // CHECK-NOT:      linalg.negf
-// CHECK:          %r, %r_1, %r_2 = scf.for %[[I:.*]] = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%[[OI:.*]] = %e, %[[MI:.*]] = %m, %[[SI_:.*]] = %m)
+// CHECK:          %r, %r_1, %r_2 = scf.for %[[I:.*]] = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%[[OI:.*]] = %o, %[[MI:.*]] = %m, %[[SI_:.*]] = %m)
 // CHECK-NEXT:       scf.for %[[J:.*]] = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%[[O:.*]] = %[[OI]], %[[M:.*]] = %[[MI]], %[[S:.*]] = %[[SI_]])
 // CHECK-NEXT:         %[[SI:.*]] = affine.min affine_map<(d0) -> (((d0 * -1) + 3), 2)> (%[[I]])
 // CHECK-NEXT:         %[[SJ:.*]] = affine.min affine_map<(d0) -> (((d0 * -1) + 5), 3)> (%[[J]])
 // CHECK-NEXT:         %[[X:.*]] = tensor.extract_slice %x[%[[I]], %[[J]], 0] [%[[SI]], %[[SJ]], 8] [1, 1, 1] : tensor<3x5x8xf32> to tensor<?x?x8xf32>
-// CHECK-NEXT:         %[[E:.*]] = tensor.extract_slice %e[%[[I]], %[[J]], 0] [%[[SI]], %[[SJ]], 8] [1, 1, 1] : tensor<3x5x8xf32> to tensor<?x?x8xf32>
+// CHECK-NEXT:         %[[E:.*]] = tensor.empty(%[[SI]], %[[SJ]]) : tensor<?x?x8xf32>
 // CHECK-NEXT:         %[[N:.*]] = linalg.negf ins(%[[X]] : tensor<?x?x8xf32>) outs(%[[E]] : tensor<?x?x8xf32>) -> tensor<?x?x8xf32>
 // CHECK-NEXT:         %[[OT:.*]] = tensor.extract_slice %[[O]][%[[I]], %[[J]], 0] [%[[SI]], %[[SJ]], 8] [1, 1, 1] : tensor<3x5x8xf32> to tensor<?x?x8xf32>
 // CHECK-NEXT:         %[[MT:.*]] = tensor.extract_slice %[[M]][%[[I]], %[[J]]] [%[[SI]], %[[SJ]]] [1, 1] : tensor<3x5xf32> to tensor<?x?xf32>
@@ -40,7 +40,7 @@ func.func @layer_norm_of_neg(%x: tensor<3x5x8xf32>, %w: tensor<8xf32>, %b: tenso
 // CHECK-NEXT:         tensor.insert_slice %[[RM]] into %[[M]][%[[I]], %[[J]]] [%[[SI]], %[[SJ]]] [1, 1] : tensor<?x?xf32> into tensor<3x5xf32>
 // CHECK-NEXT:         tensor.insert_slice %[[RS]] into %[[S]][%[[I]], %[[J]]] [%[[SI]], %[[SJ]]] [1, 1] : tensor<?x?xf32> into tensor<3x5xf32>
 // BATCH-NOT:      linalg.negf
-// BATCH:          %r, %r_1, %r_2 = scf.for %[[I:.*]] = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%[[O:.*]] = %e, %[[M:.*]] = %m, %[[S:.*]] = %m)
+// BATCH:          %r, %r_1, %r_2 = scf.for %[[I:.*]] = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%[[O:.*]] = %o, %[[M:.*]] = %m, %[[S:.*]] = %m)
 // BATCH-NEXT:       %[[SI:.*]] = affine.min affine_map<(d0) -> (((d0 * -1) + 3), 2)> (%[[I]])
 // BATCH:            %[[N:.*]] = linalg.negf ins(%{{.*}} : tensor<?x5x8xf32>) outs(%{{.*}} : tensor<?x5x8xf32>) -> tensor<?x5x8xf32>
 // BATCH:            linalg_ext.layer_norm axis([2]) epsilon(1.000000e-05) ins(%[[N]], %w, %b : tensor<?x5x8xf32>, tensor<8xf32>, tensor<8xf32>) outs(%{{.*}}, %{{.*}}, %{{.*}} : tensor<?x5x8xf32>, tensor<?x5xf32>, tensor<?x5xf32>)
@@ -65,7 +65,7 @@ func.func @diag_of_exp(%v: tensor<3x5xf32>) -> tensor<3x5x5xf32> {
 // CHECK-NEXT:         %[[SI:.*]] = affine.min affine_map<(d0) -> (((d0 * -1) + 5), 3)> (%[[I]])
 // CHECK-NEXT:         %[[SHIFT:.*]] = affine.apply affine_map<(d0) -> ((d0 * -1))> (%[[I]])
 // CHECK-NEXT:         %[[V:.*]] = tensor.extract_slice %v[%[[B]], %[[I]]] [%[[SB]], %[[SI]]] [1, 1] : tensor<3x5xf32> to tensor<?x?xf32>
-// CHECK-NEXT:         %[[E:.*]] = tensor.extract_slice %e[%[[B]], %[[I]]] [%[[SB]], %[[SI]]] [1, 1] : tensor<3x5xf32> to tensor<?x?xf32>
+// CHECK-NEXT:         %[[E:.*]] = tensor.empty(%[[SB]], %[[SI]]) : tensor<?x?xf32>
 // CHECK-NEXT:         %[[X:.*]] = linalg.exp ins(%[[V]] : tensor<?x?xf32>) outs(%[[E]] : tensor<?x?xf32>) -> tensor<?x?xf32>
 // CHECK-NEXT:         %[[D:.*]] = tensor.extract_slice %[[ACC]][%[[B]], %[[I]], 0] [%[[SB]], %[[SI]], 5] [1, 1, 1] : tensor<3x5x5xf32> to tensor<?x?x5xf32>
 // CHECK-NEXT:         %[[T:.*]] = linalg.generic {{.*}} ins(%[[X]] : tensor<?x?xf32>) outs(%[[D]] : tensor<?x?x5xf32>) {
@@ -80,7 +80,7 @@ func.func @diag_of_exp(%v: tensor<3x5xf32>) -> tensor<3x5x5xf32> {
 // BATCH:          %d = scf.for %[[B:.*]] = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%[[ACC:.*]] = %o) -> (tensor<3x5x5xf32>) {
 // BATCH-NEXT:       %[[SB:.*]] = affine.min affine_map<(d0) -> (((d0 * -1) + 3), 2)> (%[[B]])
 // BATCH-NEXT:       %[[V:.*]] = tensor.extract_slice %v[%[[B]], 0] [%[[SB]], 5] [1, 1] : tensor<3x5xf32> to tensor<?x5xf32>
-// BATCH-NEXT:       %[[E:.*]] = tensor.extract_slice %e[%[[B]], 0] [%[[SB]], 5] [1, 1] : tensor<3x5xf32> to tensor<?x5xf32>
+// BATCH-NEXT:       %[[E:.*]] = tensor.empty(%[[SB]]) : tensor<?x5xf32>
 // BATCH-NEXT:       %[[X:.*]] = linalg.exp ins(%[[V]] : tensor<?x5xf32>) outs(%[[E]] : tensor<?x5xf32>) -> tensor<?x5xf32>
 // BATCH-NEXT:       %[[D:.*]] = tensor.extract_slice %[[ACC]][%[[B]], 0, 0] [%[[SB]], 5, 5] [1, 1, 1] : tensor<3x5x5xf32> to tensor<?x5x5xf32>
 // BATCH-NEXT:       %[[T:.*]] = linalg_ext.diag ins(%[[X]] : tensor<?x5xf32>) outs(%[[D]] : tensor<?x5x5xf32>) : tensor<?x5x5xf32>

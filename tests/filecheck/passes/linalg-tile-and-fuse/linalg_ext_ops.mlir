@@ -27,10 +27,10 @@ func.func @scan_of_neg(%x: tensor<5x7xf32>, %carry: tensor<5xf32>) -> (tensor<5x
   return %r#0, %r#1 : tensor<5x7xf32>, tensor<5xf32>
 }
 // CHECK-NOT:      linalg.negf
-// CHECK:          %r, %r_1 = scf.for %[[I:.*]] = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%[[O:.*]] = %e, %[[C:.*]] = %carry) -> (tensor<5x7xf32>, tensor<5xf32>) {
+// CHECK:          %r, %r_1 = scf.for %[[I:.*]] = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%[[O:.*]] = %o, %[[C:.*]] = %carry) -> (tensor<5x7xf32>, tensor<5xf32>) {
 // CHECK-NEXT:       %[[SI:.*]] = affine.min affine_map<(d0) -> (((d0 * -1) + 5), 2)> (%[[I]])
 // CHECK-NEXT:       %[[X:.*]] = tensor.extract_slice %x[%[[I]], 0] [%[[SI]], 7] [1, 1] : tensor<5x7xf32> to tensor<?x7xf32>
-// CHECK-NEXT:       %[[E:.*]] = tensor.extract_slice %e[%[[I]], 0] [%[[SI]], 7] [1, 1] : tensor<5x7xf32> to tensor<?x7xf32>
+// CHECK-NEXT:       %[[E:.*]] = tensor.empty(%[[SI]]) : tensor<?x7xf32>
 // CHECK-NEXT:       %[[N:.*]] = linalg.negf ins(%[[X]] : tensor<?x7xf32>) outs(%[[E]] : tensor<?x7xf32>) -> tensor<?x7xf32>
 // CHECK-NEXT:       %[[OT:.*]] = tensor.extract_slice %[[O]][%[[I]], 0] [%[[SI]], 7] [1, 1] : tensor<5x7xf32> to tensor<?x7xf32>
 // CHECK-NEXT:       %[[CT:.*]] = tensor.extract_slice %[[C]][%[[I]]] [%[[SI]]] [1] : tensor<5xf32> to tensor<?xf32>
@@ -40,12 +40,12 @@ func.func @scan_of_neg(%x: tensor<5x7xf32>, %carry: tensor<5xf32>) -> (tensor<5x
 // CHECK-NEXT:       %[[UC:.*]] = tensor.insert_slice %[[SC]] into %[[C]][%[[I]]] [%[[SI]]] [1] : tensor<?xf32> into tensor<5xf32>
 // CHECK-NEXT:       scf.yield %[[U]], %[[UC]] : tensor<5x7xf32>, tensor<5xf32>
 // TWO-NOT:        linalg.negf
-// TWO:            %r, %r_1 = scf.for %[[I:.*]] = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%[[OI:.*]] = %e, %[[CI:.*]] = %carry) -> (tensor<5x7xf32>, tensor<5xf32>) {
+// TWO:            %r, %r_1 = scf.for %[[I:.*]] = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%[[OI:.*]] = %o, %[[CI:.*]] = %carry) -> (tensor<5x7xf32>, tensor<5xf32>) {
 // TWO-NEXT:         scf.for %[[J:.*]] = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%[[O:.*]] = %[[OI]], %[[C:.*]] = %[[CI]]) -> (tensor<5x7xf32>, tensor<5xf32>) {
 // TWO-NEXT:           %[[SI:.*]] = affine.min affine_map<(d0) -> (((d0 * -1) + 5), 2)> (%[[I]])
 // TWO-NEXT:           %[[SJ:.*]] = affine.min affine_map<(d0) -> (((d0 * -1) + 7), 3)> (%[[J]])
 // TWO-NEXT:           %[[X:.*]] = tensor.extract_slice %x[%[[I]], %[[J]]] [%[[SI]], %[[SJ]]] [1, 1]
-// TWO-NEXT:           %[[E:.*]] = tensor.extract_slice %e[%[[I]], %[[J]]] [%[[SI]], %[[SJ]]] [1, 1]
+// TWO-NEXT:           %[[E:.*]] = tensor.empty(%[[SI]], %[[SJ]])
 // TWO-NEXT:           %[[N:.*]] = linalg.negf ins(%[[X]] : tensor<?x?xf32>) outs(%[[E]] : tensor<?x?xf32>) -> tensor<?x?xf32>
 // TWO-NEXT:           %[[OT:.*]] = tensor.extract_slice %[[O]][%[[I]], %[[J]]] [%[[SI]], %[[SJ]]] [1, 1]
 // TWO-NEXT:           %[[CT:.*]] = tensor.extract_slice %[[C]][%[[I]]] [%[[SI]]] [1] : tensor<5xf32> to tensor<?xf32>
@@ -73,7 +73,7 @@ func.func @topk_of_exp(%x: tensor<5x9xf32>, %idx: tensor<5x9xi64>) -> (tensor<5x
 // CHECK:          %r, %r_1 = scf.for %[[I:.*]] = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%[[V:.*]] = %ov, %[[IX:.*]] = %oi) -> (tensor<5x3xf32>, tensor<5x3xi64>) {
 // CHECK-NEXT:       %[[SI:.*]] = affine.min affine_map<(d0) -> (((d0 * -1) + 5), 2)> (%[[I]])
 // CHECK-NEXT:       %[[X:.*]] = tensor.extract_slice %x[%[[I]], 0] [%[[SI]], 9] [1, 1] : tensor<5x9xf32> to tensor<?x9xf32>
-// CHECK-NEXT:       %[[E:.*]] = tensor.extract_slice %e[%[[I]], 0] [%[[SI]], 9] [1, 1] : tensor<5x9xf32> to tensor<?x9xf32>
+// CHECK-NEXT:       %[[E:.*]] = tensor.empty(%[[SI]]) : tensor<?x9xf32>
 // CHECK-NEXT:       %[[EXP:.*]] = linalg.exp ins(%[[X]] : tensor<?x9xf32>) outs(%[[E]] : tensor<?x9xf32>) -> tensor<?x9xf32>
 // CHECK-NEXT:       %[[IDX:.*]] = tensor.extract_slice %idx[%[[I]], 0] [%[[SI]], 9] [1, 1] : tensor<5x9xi64> to tensor<?x9xi64>
 // CHECK-NEXT:       %[[VT:.*]] = tensor.extract_slice %[[V]][%[[I]], 0] [%[[SI]], 3] [1, 1] : tensor<5x3xf32> to tensor<?x3xf32>
@@ -101,7 +101,7 @@ func.func @unnorm_softmax_of_neg(%x: tensor<5x8xf32>, %m0: tensor<5xf32>, %a0: t
 // CHECK:          %r, %r_1, %r_2, %r_3 = scf.for %[[I:.*]] = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%[[O:.*]] = %e, %[[M:.*]] = %m0, %[[A:.*]] = %a0, %[[S:.*]] = %s)
 // CHECK-NEXT:       %[[SI:.*]] = affine.min affine_map<(d0) -> (((d0 * -1) + 5), 2)> (%[[I]])
 // CHECK-NEXT:       %[[X:.*]] = tensor.extract_slice %x[%[[I]], 0] [%[[SI]], 8] [1, 1] : tensor<5x8xf32> to tensor<?x8xf32>
-// CHECK-NEXT:       %[[E:.*]] = tensor.extract_slice %e[%[[I]], 0] [%[[SI]], 8] [1, 1] : tensor<5x8xf32> to tensor<?x8xf32>
+// CHECK-NEXT:       %[[E:.*]] = tensor.empty(%[[SI]]) : tensor<?x8xf32>
 // CHECK-NEXT:       %[[N:.*]] = linalg.negf ins(%[[X]] : tensor<?x8xf32>) outs(%[[E]] : tensor<?x8xf32>) -> tensor<?x8xf32>
 // CHECK-NEXT:       %[[OT:.*]] = tensor.extract_slice %[[O]][%[[I]], 0] [%[[SI]], 8] [1, 1] : tensor<5x8xf32> to tensor<?x8xf32>
 // CHECK-NEXT:       %[[MT:.*]] = tensor.extract_slice %[[M]][%[[I]]] [%[[SI]]] [1] : tensor<5xf32> to tensor<?xf32>
@@ -133,7 +133,7 @@ func.func @scatter_add(%u: tensor<5x6xf32>, %src: tensor<10x6xf32>) -> tensor<10
 // CHECK-NEXT:       %[[SB:.*]] = affine.min affine_map<(d0) -> (((d0 * -1) + 5), 2)> (%[[B]])
 // CHECK-NEXT:       %[[IT:.*]] = tensor.extract_slice %i[%[[B]], 0] [%[[SB]], 1] [1, 1] : tensor<5x1xi64> to tensor<?x1xi64>
 // CHECK-NEXT:       %[[UT:.*]] = tensor.extract_slice %u[%[[B]], 0] [%[[SB]], 6] [1, 1] : tensor<5x6xf32> to tensor<?x6xf32>
-// CHECK-NEXT:       %[[E:.*]] = tensor.extract_slice %e[%[[B]], 0] [%[[SB]], 6] [1, 1] : tensor<5x6xf32> to tensor<?x6xf32>
+// CHECK-NEXT:       %[[E:.*]] = tensor.empty(%[[SB]]) : tensor<?x6xf32>
 // CHECK-NEXT:       %[[EXP:.*]] = linalg.exp ins(%[[UT]] : tensor<?x6xf32>) outs(%[[E]] : tensor<?x6xf32>) -> tensor<?x6xf32>
 // CHECK-NEXT:       %[[T:.*]] = linalg_ext.scatter ins(%[[IT]], %[[EXP]] : tensor<?x1xi64>, tensor<?x6xf32>) outs(%[[SRC]] : tensor<10x6xf32>) {
 // CHECK:            } -> tensor<10x6xf32>
@@ -144,7 +144,7 @@ func.func @scatter_add(%u: tensor<5x6xf32>, %src: tensor<10x6xf32>) -> tensor<10
 // TWO-NEXT:           %[[SB:.*]] = affine.min affine_map<(d0) -> (((d0 * -1) + 5), 2)> (%[[B]])
 // TWO-NEXT:           %[[IT:.*]] = tensor.extract_slice %i[%[[B]], 0] [%[[SB]], 1] [1, 1] : tensor<5x1xi64> to tensor<?x1xi64>
 // TWO-NEXT:           %[[UT:.*]] = tensor.extract_slice %u[%[[B]], %[[W]]] [%[[SB]], 3] [1, 1] : tensor<5x6xf32> to tensor<?x3xf32>
-// TWO-NEXT:           %[[E:.*]] = tensor.extract_slice %e[%[[B]], %[[W]]] [%[[SB]], 3] [1, 1] : tensor<5x6xf32> to tensor<?x3xf32>
+// TWO-NEXT:           %[[E:.*]] = tensor.empty(%[[SB]]) : tensor<?x3xf32>
 // TWO-NEXT:           %[[EXP:.*]] = linalg.exp ins(%[[UT]] : tensor<?x3xf32>) outs(%[[E]] : tensor<?x3xf32>) -> tensor<?x3xf32>
 // TWO-NEXT:           %[[D:.*]] = tensor.extract_slice %[[SRC]][0, %[[W]]] [10, 3] [1, 1] : tensor<10x6xf32> to tensor<10x3xf32>
 // TWO-NEXT:           %[[T:.*]] = linalg_ext.scatter ins(%[[IT]], %[[EXP]] : tensor<?x1xi64>, tensor<?x3xf32>) outs(%[[D]] : tensor<10x3xf32>) {

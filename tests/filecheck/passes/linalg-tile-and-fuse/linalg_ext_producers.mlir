@@ -26,13 +26,13 @@ func.func @softmax_then_exp(%x: tensor<5x8xf32>, %m0: tensor<5xf32>, %a0: tensor
   return %y : tensor<5x8xf32>
 }
 // CHECK-NOT:      linalg_ext.softmax
-// CHECK:          %y = scf.for %[[I:.*]] = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%[[ACC:.*]] = %e) -> (tensor<5x8xf32>) {
+// CHECK:          %y = scf.for %[[I:.*]] = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%[[ACC:.*]] = %o) -> (tensor<5x8xf32>) {
 // CHECK-NEXT:       %[[SI:.*]] = affine.min affine_map<(d0) -> (((d0 * -1) + 5), 2)> (%[[I]])
 // CHECK-NEXT:       %[[X:.*]] = tensor.extract_slice %x[%[[I]], 0] [%[[SI]], 8] [1, 1] : tensor<5x8xf32> to tensor<?x8xf32>
-// CHECK-NEXT:       %[[O:.*]] = tensor.extract_slice %e[%[[I]], 0] [%[[SI]], 8] [1, 1] : tensor<5x8xf32> to tensor<?x8xf32>
+// CHECK-NEXT:       %[[O:.*]] = tensor.empty(%[[SI]]) : tensor<?x8xf32>
 // CHECK-NEXT:       %[[M:.*]] = tensor.extract_slice %m0[%[[I]]] [%[[SI]]] [1] : tensor<5xf32> to tensor<?xf32>
 // CHECK-NEXT:       %[[A:.*]] = tensor.extract_slice %a0[%[[I]]] [%[[SI]]] [1] : tensor<5xf32> to tensor<?xf32>
-// CHECK-NEXT:       %[[S:.*]] = tensor.extract_slice %s[%[[I]]] [%[[SI]]] [1] : tensor<5xf32> to tensor<?xf32>
+// CHECK-NEXT:       %[[S:.*]] = tensor.empty(%[[SI]]) : tensor<?xf32>
 // CHECK-NEXT:       %[[SM:.*]], %{{.*}}, %{{.*}}, %{{.*}} = linalg_ext.softmax dimension(1) ins(%[[X]] : tensor<?x8xf32>) outs(%[[O]], %[[M]], %[[A]], %[[S]] : tensor<?x8xf32>, tensor<?xf32>, tensor<?xf32>, tensor<?xf32>)
 // CHECK-NEXT:       %[[D:.*]] = tensor.extract_slice %[[ACC]][%[[I]], 0] [%[[SI]], 8] [1, 1] : tensor<5x8xf32> to tensor<?x8xf32>
 // CHECK-NEXT:       %[[T:.*]] = linalg.exp ins(%[[SM]] : tensor<?x8xf32>) outs(%[[D]] : tensor<?x8xf32>) -> tensor<?x8xf32>
@@ -58,10 +58,10 @@ func.func @scan_then_neg(%x: tensor<5x8xf32>, %c: tensor<5xf32>) -> tensor<5x8xf
   return %y : tensor<5x8xf32>
 }
 // CHECK-NOT:      linalg_ext.scan
-// CHECK:          %y = scf.for %[[I:.*]] = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%[[ACC:.*]] = %e) -> (tensor<5x8xf32>) {
+// CHECK:          %y = scf.for %[[I:.*]] = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%[[ACC:.*]] = %o) -> (tensor<5x8xf32>) {
 // CHECK-NEXT:       %[[SI:.*]] = affine.min affine_map<(d0) -> (((d0 * -1) + 5), 2)> (%[[I]])
 // CHECK-NEXT:       %[[X:.*]] = tensor.extract_slice %x[%[[I]], 0] [%[[SI]], 8] [1, 1] : tensor<5x8xf32> to tensor<?x8xf32>
-// CHECK-NEXT:       %[[O:.*]] = tensor.extract_slice %e[%[[I]], 0] [%[[SI]], 8] [1, 1] : tensor<5x8xf32> to tensor<?x8xf32>
+// CHECK-NEXT:       %[[O:.*]] = tensor.empty(%[[SI]]) : tensor<?x8xf32>
 // CHECK-NEXT:       %[[C:.*]] = tensor.extract_slice %c[%[[I]]] [%[[SI]]] [1] : tensor<5xf32> to tensor<?xf32>
 // CHECK-NEXT:       %[[SC:.*]], %{{.*}} = linalg_ext.scan dimension(1) inclusive(true) ins(%[[X]] : tensor<?x8xf32>) outs(%[[O]], %[[C]] : tensor<?x8xf32>, tensor<?xf32>) {
 // CHECK:            } -> tensor<?x8xf32>, tensor<?xf32>
@@ -90,8 +90,8 @@ func.func @topk_then_neg(%x: tensor<5x8xf32>) -> (tensor<5x4xf32>, tensor<5x4xi3
 // CHECK:          %y = scf.for %[[I:.*]] = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%[[ACC:.*]] = %ov) -> (tensor<5x4xf32>) {
 // CHECK-NEXT:       %[[SI:.*]] = affine.min affine_map<(d0) -> (((d0 * -1) + 5), 2)> (%[[I]])
 // CHECK-NEXT:       %[[X:.*]] = tensor.extract_slice %x[%[[I]], 0] [%[[SI]], 8] [1, 1] : tensor<5x8xf32> to tensor<?x8xf32>
-// CHECK-NEXT:       %[[V:.*]] = tensor.extract_slice %ov[%[[I]], 0] [%[[SI]], 4] [1, 1] : tensor<5x4xf32> to tensor<?x4xf32>
-// CHECK-NEXT:       %[[IX:.*]] = tensor.extract_slice %oi[%[[I]], 0] [%[[SI]], 4] [1, 1] : tensor<5x4xi32> to tensor<?x4xi32>
+// CHECK-NEXT:       %[[V:.*]] = tensor.empty(%[[SI]]) : tensor<?x4xf32>
+// CHECK-NEXT:       %[[IX:.*]] = tensor.empty(%[[SI]]) : tensor<?x4xi32>
 // CHECK-NEXT:       %[[TV:.*]], %{{.*}} = linalg_ext.topk dimension(1) ins(%[[X]] : tensor<?x8xf32>) outs(%[[V]], %[[IX]] : tensor<?x4xf32>, tensor<?x4xi32>) {
 // CHECK:            } -> tensor<?x4xf32>, tensor<?x4xi32>
 // CHECK-NEXT:       %[[D:.*]] = tensor.extract_slice %[[ACC]][%[[I]], 0] [%[[SI]], 4] [1, 1] : tensor<5x4xf32> to tensor<?x4xf32>
@@ -112,10 +112,10 @@ func.func @ln_then_neg(%x: tensor<5x8xf32>) -> tensor<5x8xf32> {
   return %y : tensor<5x8xf32>
 }
 // CHECK-NOT:      linalg_ext.layer_norm
-// CHECK:          %y = scf.for %[[I:.*]] = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%[[ACC:.*]] = %o) -> (tensor<5x8xf32>) {
+// CHECK:          %y = scf.for %[[I:.*]] = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%[[ACC:.*]] = %o2) -> (tensor<5x8xf32>) {
 // CHECK-NEXT:       %[[SI:.*]] = affine.min affine_map<(d0) -> (((d0 * -1) + 5), 2)> (%[[I]])
 // CHECK-NEXT:       %[[X:.*]] = tensor.extract_slice %x[%[[I]], 0] [%[[SI]], 8] [1, 1] : tensor<5x8xf32> to tensor<?x8xf32>
-// CHECK-NEXT:       %[[O:.*]] = tensor.extract_slice %o[%[[I]], 0] [%[[SI]], 8] [1, 1] : tensor<5x8xf32> to tensor<?x8xf32>
+// CHECK-NEXT:       %[[O:.*]] = tensor.empty(%[[SI]]) : tensor<?x8xf32>
 // CHECK-NEXT:       %[[LN:.*]] = linalg_ext.layer_norm axis([1]) epsilon(1.000000e-05) ins(%[[X]] : tensor<?x8xf32>) outs(%[[O]] : tensor<?x8xf32>) : tensor<?x8xf32>
 // CHECK-NEXT:       %[[D:.*]] = tensor.extract_slice %[[ACC]][%[[I]], 0] [%[[SI]], 8] [1, 1] : tensor<5x8xf32> to tensor<?x8xf32>
 // CHECK-NEXT:       linalg.negf ins(%[[LN]] : tensor<?x8xf32>) outs(%[[D]] : tensor<?x8xf32>) -> tensor<?x8xf32>
@@ -164,18 +164,18 @@ func.func @ext_bmm_then_neg(%a: tensor<3x5x4xf32>, %b: tensor<3x4x6xf32>) -> ten
 }
 // CHECK-NOT:      linalg.fill
 // CHECK-NOT:      linalg_ext.batch_matmul
-// CHECK:          %y = scf.for %[[B:.*]] = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%[[ACC:.*]] = %e) -> (tensor<3x5x6xf32>) {
+// CHECK:          %y = scf.for %[[B:.*]] = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%[[ACC:.*]] = %o2) -> (tensor<3x5x6xf32>) {
 // CHECK-NEXT:       %[[SB:.*]] = affine.min affine_map<(d0) -> (((d0 * -1) + 3), 2)> (%[[B]])
 // CHECK-NEXT:       %[[A:.*]] = tensor.extract_slice %a[%[[B]], 0, 0] [%[[SB]], 5, 4] [1, 1, 1] : tensor<3x5x4xf32> to tensor<?x5x4xf32>
 // CHECK-NEXT:       %[[RHS:.*]] = tensor.extract_slice %b[%[[B]], 0, 0] [%[[SB]], 4, 6] [1, 1, 1] : tensor<3x4x6xf32> to tensor<?x4x6xf32>
-// CHECK-NEXT:       %[[E:.*]] = tensor.extract_slice %e[%[[B]], 0, 0] [%[[SB]], 5, 6] [1, 1, 1] : tensor<3x5x6xf32> to tensor<?x5x6xf32>
+// CHECK-NEXT:       %[[E:.*]] = tensor.empty(%[[SB]]) : tensor<?x5x6xf32>
 // CHECK-NEXT:       %[[F:.*]] = linalg.fill ins(%zero : f32) outs(%[[E]] : tensor<?x5x6xf32>) -> tensor<?x5x6xf32>
 // CHECK-NEXT:       %[[P:.*]] = linalg_ext.batch_matmul ins(%[[A]], %[[RHS]] : tensor<?x5x4xf32>, tensor<?x4x6xf32>) outs(%[[F]] : tensor<?x5x6xf32>) layout = "nn"
 // CHECK-NEXT:       %[[D:.*]] = tensor.extract_slice %[[ACC]][%[[B]], 0, 0] [%[[SB]], 5, 6] [1, 1, 1] : tensor<3x5x6xf32> to tensor<?x5x6xf32>
 // CHECK-NEXT:       linalg.negf ins(%[[P]] : tensor<?x5x6xf32>) outs(%[[D]] : tensor<?x5x6xf32>) -> tensor<?x5x6xf32>
 // COLS-NOT:       linalg.fill
 // COLS-NOT:       linalg_ext.batch_matmul
-// COLS:           %y = scf.for %[[M:.*]] = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%[[ACC:.*]] = %e) -> (tensor<3x5x6xf32>) {
+// COLS:           %y = scf.for %[[M:.*]] = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%[[ACC:.*]] = %o2) -> (tensor<3x5x6xf32>) {
 // COLS:             %[[F:.*]] = linalg.fill ins(%zero : f32) outs(%{{.*}} : tensor<3x?x6xf32>) -> tensor<3x?x6xf32>
 // COLS-NEXT:        %[[P:.*]] = linalg_ext.batch_matmul ins(%{{.*}}, %b : tensor<3x?x4xf32>, tensor<3x4x6xf32>) outs(%[[F]] : tensor<3x?x6xf32>) layout = "nn"
 // COLS:             linalg.negf ins(%[[P]] : tensor<3x?x6xf32>)
@@ -190,19 +190,19 @@ func.func @diag3_then_neg(%v: tensor<3x5xf32>) -> tensor<3x5x5xf32> {
   return %y : tensor<3x5x5xf32>
 }
 // CHECK-NOT:      linalg_ext.diag
-// CHECK:          %y = scf.for %[[B:.*]] = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%[[ACC:.*]] = %o) -> (tensor<3x5x5xf32>) {
+// CHECK:          %y = scf.for %[[B:.*]] = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%[[ACC:.*]] = %o2) -> (tensor<3x5x5xf32>) {
 // CHECK-NEXT:       %[[SB:.*]] = affine.min affine_map<(d0) -> (((d0 * -1) + 3), 2)> (%[[B]])
 // CHECK-NEXT:       %[[V:.*]] = tensor.extract_slice %v[%[[B]], 0] [%[[SB]], 5] [1, 1] : tensor<3x5xf32> to tensor<?x5xf32>
-// CHECK-NEXT:       %[[O:.*]] = tensor.extract_slice %o[%[[B]], 0, 0] [%[[SB]], 5, 5] [1, 1, 1] : tensor<3x5x5xf32> to tensor<?x5x5xf32>
+// CHECK-NEXT:       %[[O:.*]] = tensor.empty(%[[SB]]) : tensor<?x5x5xf32>
 // CHECK-NEXT:       %[[DG:.*]] = linalg_ext.diag ins(%[[V]] : tensor<?x5xf32>) outs(%[[O]] : tensor<?x5x5xf32>) : tensor<?x5x5xf32>
 // CHECK-NEXT:       %[[D:.*]] = tensor.extract_slice %[[ACC]][%[[B]], 0, 0] [%[[SB]], 5, 5] [1, 1, 1] : tensor<3x5x5xf32> to tensor<?x5x5xf32>
 // CHECK-NEXT:       linalg.negf ins(%[[DG]] : tensor<?x5x5xf32>) outs(%[[D]] : tensor<?x5x5xf32>) -> tensor<?x5x5xf32>
 // COLS-NOT:       linalg_ext.diag
-// COLS:           %y = scf.for %[[I:.*]] = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%[[ACC:.*]] = %o) -> (tensor<3x5x5xf32>) {
+// COLS:           %y = scf.for %[[I:.*]] = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%[[ACC:.*]] = %o2) -> (tensor<3x5x5xf32>) {
 // COLS-NEXT:        %[[SI:.*]] = affine.min affine_map<(d0) -> (((d0 * -1) + 5), 3)> (%[[I]])
 // COLS-NEXT:        %[[SHIFT:.*]] = affine.apply affine_map<(d0) -> ((d0 * -1))> (%[[I]])
 // COLS-NEXT:        %[[V:.*]] = tensor.extract_slice %v[0, %[[I]]] [3, %[[SI]]] [1, 1] : tensor<3x5xf32> to tensor<3x?xf32>
-// COLS-NEXT:        %[[O:.*]] = tensor.extract_slice %o[0, %[[I]], 0] [3, %[[SI]], 5] [1, 1, 1] : tensor<3x5x5xf32> to tensor<3x?x5xf32>
+// COLS-NEXT:        %[[O:.*]] = tensor.empty(%[[SI]]) : tensor<3x?x5xf32>
 // COLS-NEXT:        %[[DG:.*]] = linalg.generic {{.*}} ins(%[[V]] : tensor<3x?xf32>) outs(%[[O]] : tensor<3x?x5xf32>) {
 // COLS:               arith.cmpi eq, %{{.*}}, %[[SHIFT]] : index
 // COLS:             } -> tensor<3x?x5xf32>

@@ -40,7 +40,7 @@ func.func @exp_of_add(%x: tensor<6x7xf32>, %y: tensor<6x7xf32>) -> tensor<6x7xf3
 // CHECK-NEXT:         %[[SJ:.*]] = affine.min
 // CHECK-NEXT:         %[[X:.*]] = tensor.extract_slice %x[%[[I]], %[[J]]] [%[[SI]], %[[SJ]]] [1, 1]
 // CHECK-NEXT:         %[[Y:.*]] = tensor.extract_slice %y[%[[I]], %[[J]]] [%[[SI]], %[[SJ]]] [1, 1]
-// CHECK-NEXT:         %[[E:.*]] = tensor.extract_slice %e[%[[I]], %[[J]]] [%[[SI]], %[[SJ]]] [1, 1]
+// CHECK-NEXT:         %[[E:.*]] = tensor.empty(%[[SI]], %[[SJ]])
 // CHECK-NEXT:         %[[S:.*]] = linalg.add ins(%[[X]], %[[Y]] : tensor<?x?xf32>, tensor<?x?xf32>) outs(%[[E]] : tensor<?x?xf32>) -> tensor<?x?xf32>
 // CHECK-NEXT:         %[[D:.*]] = tensor.extract_slice %[[ACC]][%[[I]], %[[J]]] [%[[SI]], %[[SJ]]] [1, 1]
 // CHECK-NEXT:         %[[T:.*]] = linalg.exp ins(%[[S]] : tensor<?x?xf32>) outs(%[[D]] : tensor<?x?xf32>) -> tensor<?x?xf32>
@@ -68,7 +68,7 @@ func.func @map_of_generic(%x: tensor<6x7xf32>, %y: tensor<6x7xf32>) -> tensor<6x
 // CHECK-NEXT:         %[[SI:.*]] = affine.min
 // CHECK-NEXT:         %[[SJ:.*]] = affine.min
 // CHECK-NEXT:         %[[X:.*]] = tensor.extract_slice %x[%[[I]], %[[J]]] [%[[SI]], %[[SJ]]] [1, 1]
-// CHECK-NEXT:         %[[E:.*]] = tensor.extract_slice %e[%[[I]], %[[J]]] [%[[SI]], %[[SJ]]] [1, 1]
+// CHECK-NEXT:         %[[E:.*]] = tensor.empty(%[[SI]], %[[SJ]])
 // CHECK-NEXT:         %[[N:.*]] = linalg.generic {{.*}} ins(%[[X]] : tensor<?x?xf32>) outs(%[[E]] : tensor<?x?xf32>) {
 // CHECK:              arith.negf
 // CHECK:            } -> tensor<?x?xf32>
@@ -78,7 +78,7 @@ func.func @map_of_generic(%x: tensor<6x7xf32>, %y: tensor<6x7xf32>) -> tensor<6x
 // CHECK-NEXT:         tensor.insert_slice %[[T]] into %[[ACC]][%[[I]], %[[J]]] [%[[SI]], %[[SJ]]] [1, 1]
 
 // The fill is the copy's input (not its destination): fused, it fills the
-// slice of its own init.
+// tile of its own init: a tensor.empty of the tile's shape.
 // CHECK-LABEL: func.func @copy_of_fill
 func.func @copy_of_fill(%v: f32) -> tensor<6x7xf32> {
   %e = tensor.empty() : tensor<6x7xf32>
@@ -88,11 +88,11 @@ func.func @copy_of_fill(%v: f32) -> tensor<6x7xf32> {
   return %r : tensor<6x7xf32>
 }
 // CHECK-NOT:      linalg.fill
-// CHECK:          %r = scf.for %[[I:.*]] = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%[[ACC_I:.*]] = %e) -> (tensor<6x7xf32>) {
+// CHECK:          %r = scf.for %[[I:.*]] = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%[[ACC_I:.*]] = %o) -> (tensor<6x7xf32>) {
 // CHECK-NEXT:       scf.for %[[J:.*]] = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%[[ACC:.*]] = %[[ACC_I]]) -> (tensor<6x7xf32>) {
 // CHECK-NEXT:         %[[SI:.*]] = affine.min
 // CHECK-NEXT:         %[[SJ:.*]] = affine.min
-// CHECK-NEXT:         %[[E:.*]] = tensor.extract_slice %e[%[[I]], %[[J]]] [%[[SI]], %[[SJ]]] [1, 1]
+// CHECK-NEXT:         %[[E:.*]] = tensor.empty(%[[SI]], %[[SJ]])
 // CHECK-NEXT:         %[[F:.*]] = linalg.fill ins(%v : f32) outs(%[[E]] : tensor<?x?xf32>) -> tensor<?x?xf32>
 // CHECK-NEXT:         %[[D:.*]] = tensor.extract_slice %[[ACC]][%[[I]], %[[J]]] [%[[SI]], %[[SJ]]] [1, 1]
 // CHECK-NEXT:         %[[T:.*]] = linalg.copy ins(%[[F]] : tensor<?x?xf32>) outs(%[[D]] : tensor<?x?xf32>) -> tensor<?x?xf32>
@@ -113,7 +113,7 @@ func.func @transpose_of_exp(%x: tensor<7x6xf32>) -> tensor<6x7xf32> {
 // CHECK-NEXT:         %[[SI:.*]] = affine.min affine_map<(d0) -> (((d0 * -1) + 6), 4)> (%[[I]])
 // CHECK-NEXT:         %[[SJ:.*]] = affine.min affine_map<(d0) -> (((d0 * -1) + 7), 3)> (%[[J]])
 // CHECK-NEXT:         %[[X:.*]] = tensor.extract_slice %x[%[[J]], %[[I]]] [%[[SJ]], %[[SI]]] [1, 1] : tensor<7x6xf32> to tensor<?x?xf32>
-// CHECK-NEXT:         %[[E:.*]] = tensor.extract_slice %e[%[[J]], %[[I]]] [%[[SJ]], %[[SI]]] [1, 1] : tensor<7x6xf32> to tensor<?x?xf32>
+// CHECK-NEXT:         %[[E:.*]] = tensor.empty(%[[SJ]], %[[SI]]) : tensor<?x?xf32>
 // CHECK-NEXT:         %[[EXP:.*]] = linalg.exp ins(%[[X]] : tensor<?x?xf32>) outs(%[[E]] : tensor<?x?xf32>) -> tensor<?x?xf32>
 // CHECK-NEXT:         %[[D:.*]] = tensor.extract_slice %[[ACC]][%[[I]], %[[J]]] [%[[SI]], %[[SJ]]] [1, 1] : tensor<6x7xf32> to tensor<?x?xf32>
 // CHECK-NEXT:         %[[T:.*]] = linalg.transpose ins(%[[EXP]] : tensor<?x?xf32>) outs(%[[D]] : tensor<?x?xf32>) permutation = [1, 0]
@@ -124,7 +124,7 @@ func.func @transpose_of_exp(%x: tensor<7x6xf32>) -> tensor<6x7xf32> {
 // SWAP-NEXT:          %[[SJ:.*]] = affine.min affine_map<(d0) -> (((d0 * -1) + 7), 3)> (%[[J]])
 // SWAP-NEXT:          %[[SI:.*]] = affine.min affine_map<(d0) -> (((d0 * -1) + 6), 4)> (%[[I]])
 // SWAP-NEXT:          %[[X:.*]] = tensor.extract_slice %x[%[[J]], %[[I]]] [%[[SJ]], %[[SI]]] [1, 1] : tensor<7x6xf32> to tensor<?x?xf32>
-// SWAP-NEXT:          %[[E:.*]] = tensor.extract_slice %e[%[[J]], %[[I]]] [%[[SJ]], %[[SI]]] [1, 1] : tensor<7x6xf32> to tensor<?x?xf32>
+// SWAP-NEXT:          %[[E:.*]] = tensor.empty(%[[SJ]], %[[SI]]) : tensor<?x?xf32>
 // SWAP-NEXT:          %[[EXP:.*]] = linalg.exp ins(%[[X]] : tensor<?x?xf32>) outs(%[[E]] : tensor<?x?xf32>) -> tensor<?x?xf32>
 // SWAP-NEXT:          %[[D:.*]] = tensor.extract_slice %[[ACC]][%[[I]], %[[J]]] [%[[SI]], %[[SJ]]] [1, 1] : tensor<6x7xf32> to tensor<?x?xf32>
 // SWAP-NEXT:          linalg.transpose ins(%[[EXP]] : tensor<?x?xf32>) outs(%[[D]] : tensor<?x?xf32>) permutation = [1, 0]
@@ -143,7 +143,7 @@ func.func @broadcast_of_exp(%x: tensor<7xf32>) -> tensor<6x7xf32> {
 // CHECK-NEXT:         %[[SI:.*]] = affine.min
 // CHECK-NEXT:         %[[SJ:.*]] = affine.min
 // CHECK-NEXT:         %[[X:.*]] = tensor.extract_slice %x[%[[J]]] [%[[SJ]]] [1] : tensor<7xf32> to tensor<?xf32>
-// CHECK-NEXT:         %[[E:.*]] = tensor.extract_slice %e[%[[J]]] [%[[SJ]]] [1] : tensor<7xf32> to tensor<?xf32>
+// CHECK-NEXT:         %[[E:.*]] = tensor.empty(%[[SJ]]) : tensor<?xf32>
 // CHECK-NEXT:         %[[EXP:.*]] = linalg.exp ins(%[[X]] : tensor<?xf32>) outs(%[[E]] : tensor<?xf32>) -> tensor<?xf32>
 // CHECK-NEXT:         %[[D:.*]] = tensor.extract_slice %[[ACC]][%[[I]], %[[J]]] [%[[SI]], %[[SJ]]] [1, 1] : tensor<6x7xf32> to tensor<?x?xf32>
 // CHECK-NEXT:         %[[T:.*]] = linalg.broadcast ins(%[[EXP]] : tensor<?xf32>) outs(%[[D]] : tensor<?x?xf32>) dimensions = [0]

@@ -30,7 +30,7 @@ func.func @reduce_of_exp(%x: tensor<6x7xf32>) -> tensor<6xf32> {
 // PAR:            %r = scf.for %[[I:.*]] = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%[[ACC:.*]] = %o) -> (tensor<6xf32>) {
 // PAR-NEXT:         %[[SI:.*]] = affine.min affine_map<(d0) -> (((d0 * -1) + 6), 4)> (%[[I]])
 // PAR-NEXT:         %[[X:.*]] = tensor.extract_slice %x[%[[I]], 0] [%[[SI]], 7] [1, 1] : tensor<6x7xf32> to tensor<?x7xf32>
-// PAR-NEXT:         %[[E:.*]] = tensor.extract_slice %e[%[[I]], 0] [%[[SI]], 7] [1, 1] : tensor<6x7xf32> to tensor<?x7xf32>
+// PAR-NEXT:         %[[E:.*]] = tensor.empty(%[[SI]]) : tensor<?x7xf32>
 // PAR-NEXT:         %[[EXP:.*]] = linalg.exp ins(%[[X]] : tensor<?x7xf32>) outs(%[[E]] : tensor<?x7xf32>) -> tensor<?x7xf32>
 // PAR-NEXT:         %[[D:.*]] = tensor.extract_slice %[[ACC]][%[[I]]] [%[[SI]]] [1] : tensor<6xf32> to tensor<?xf32>
 // PAR-NEXT:         %[[F:.*]] = linalg.fill ins(%zero : f32) outs(%[[D]] : tensor<?xf32>) -> tensor<?xf32>
@@ -44,7 +44,7 @@ func.func @reduce_of_exp(%x: tensor<6x7xf32>) -> tensor<6xf32> {
 // RED-NEXT:           %[[SI:.*]] = affine.min affine_map<(d0) -> (((d0 * -1) + 6), 4)> (%[[I]])
 // RED-NEXT:           %[[SK:.*]] = affine.min affine_map<(d0) -> (((d0 * -1) + 7), 3)> (%[[K]])
 // RED-NEXT:           %[[X:.*]] = tensor.extract_slice %x[%[[I]], %[[K]]] [%[[SI]], %[[SK]]] [1, 1] : tensor<6x7xf32> to tensor<?x?xf32>
-// RED-NEXT:           %[[E:.*]] = tensor.extract_slice %e[%[[I]], %[[K]]] [%[[SI]], %[[SK]]] [1, 1] : tensor<6x7xf32> to tensor<?x?xf32>
+// RED-NEXT:           %[[E:.*]] = tensor.empty(%[[SI]], %[[SK]]) : tensor<?x?xf32>
 // RED-NEXT:           %[[EXP:.*]] = linalg.exp ins(%[[X]] : tensor<?x?xf32>) outs(%[[E]] : tensor<?x?xf32>) -> tensor<?x?xf32>
 // RED-NEXT:           %[[D:.*]] = tensor.extract_slice %[[ACC]][%[[I]]] [%[[SI]]] [1] : tensor<6xf32> to tensor<?xf32>
 // RED-NEXT:           %[[T:.*]] = linalg.reduce ins(%[[EXP]] : tensor<?x?xf32>) outs(%[[D]] : tensor<?xf32>) dimensions = [1]
@@ -72,7 +72,7 @@ func.func @column_max(%x: tensor<7x6xf32>, %init: tensor<6xf32>) -> tensor<6xf32
 // PAR:            %r = scf.for %[[K:.*]] = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%[[ACC:.*]] = %init) -> (tensor<6xf32>) {
 // PAR-NEXT:         %[[SK:.*]] = affine.min affine_map<(d0) -> (((d0 * -1) + 7), 4)> (%[[K]])
 // PAR-NEXT:         %[[X:.*]] = tensor.extract_slice %x[%[[K]], 0] [%[[SK]], 6] [1, 1] : tensor<7x6xf32> to tensor<?x6xf32>
-// PAR-NEXT:         %[[E:.*]] = tensor.extract_slice %e[%[[K]], 0] [%[[SK]], 6] [1, 1] : tensor<7x6xf32> to tensor<?x6xf32>
+// PAR-NEXT:         %[[E:.*]] = tensor.empty(%[[SK]]) : tensor<?x6xf32>
 // PAR-NEXT:         %[[N:.*]] = linalg.negf ins(%[[X]] : tensor<?x6xf32>) outs(%[[E]] : tensor<?x6xf32>) -> tensor<?x6xf32>
 // PAR-NEXT:         %[[T:.*]] = linalg.generic {{.*}} ins(%[[N]] : tensor<?x6xf32>) outs(%[[ACC]] : tensor<6xf32>) {
 // PAR:              arith.maximumf
@@ -83,7 +83,7 @@ func.func @column_max(%x: tensor<7x6xf32>, %init: tensor<6xf32>) -> tensor<6xf32
 // RED-NEXT:         scf.for %[[J:.*]] = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%[[ACC:.*]] = %[[ACC_K]]) -> (tensor<6xf32>) {
 // RED-NEXT:           %[[SK:.*]] = affine.min affine_map<(d0) -> (((d0 * -1) + 7), 4)> (%[[K]])
 // RED-NEXT:           %[[X:.*]] = tensor.extract_slice %x[%[[K]], %[[J]]] [%[[SK]], 3] [1, 1] : tensor<7x6xf32> to tensor<?x3xf32>
-// RED-NEXT:           %[[E:.*]] = tensor.extract_slice %e[%[[K]], %[[J]]] [%[[SK]], 3] [1, 1] : tensor<7x6xf32> to tensor<?x3xf32>
+// RED-NEXT:           %[[E:.*]] = tensor.empty(%[[SK]]) : tensor<?x3xf32>
 // RED-NEXT:           %[[N:.*]] = linalg.negf ins(%[[X]] : tensor<?x3xf32>) outs(%[[E]] : tensor<?x3xf32>) -> tensor<?x3xf32>
 // RED-NEXT:           %[[D:.*]] = tensor.extract_slice %[[ACC]][%[[J]]] [3] [1] : tensor<6xf32> to tensor<3xf32>
 // RED-NEXT:           %[[T:.*]] = linalg.generic {{.*}} ins(%[[N]] : tensor<?x3xf32>) outs(%[[D]] : tensor<3xf32>) {

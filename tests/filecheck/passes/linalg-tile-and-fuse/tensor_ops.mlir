@@ -66,7 +66,7 @@ func.func @exp_of_pad_of_neg(%x: tensor<5x6xf32>, %v: f32) -> tensor<9x8xf32> {
 // CHECK-NEXT:         %[[SI:.*]] = affine.min affine_map<(d0) -> (((d0 * -1) + 9), 4)> (%[[I]])
 // CHECK-NEXT:         %[[SJ:.*]] = affine.min affine_map<(d0) -> (((d0 * -1) + 8), 3)> (%[[J]])
 // CHECK:              %[[SRC:.*]] = tensor.extract_slice %x[%[[ROW:.*]], %[[COL:.*]]] [%[[H:.*]], %[[W:.*]]] [1, 1] : tensor<5x6xf32> to tensor<?x?xf32>
-// CHECK-NEXT:         %[[E:.*]] = tensor.extract_slice %e[%[[ROW]], %[[COL]]] [%[[H]], %[[W]]] [1, 1] : tensor<5x6xf32> to tensor<?x?xf32>
+// CHECK-NEXT:         %[[E:.*]] = tensor.empty(%[[H]], %[[W]]) : tensor<?x?xf32>
 // CHECK-NEXT:         %[[N:.*]] = linalg.negf ins(%[[SRC]] : tensor<?x?xf32>) outs(%[[E]] : tensor<?x?xf32>) -> tensor<?x?xf32>
 // CHECK-NEXT:         %[[PAD:.*]] = tensor.pad %[[N]] low[%{{.*}}, %{{.*}}] high[%{{.*}}, %{{.*}}] {
 // CHECK:              } : tensor<?x?xf32> to tensor<?x?xf32>
@@ -101,7 +101,7 @@ func.func @expand_of_neg(%x: tensor<12x5xf32>) -> tensor<4x3x5xf32> {
 // ROWS-NEXT:        %[[ROW:.*]] = affine.apply affine_map<(d0) -> ((d0 * 3))> (%[[I]])
 // ROWS-NEXT:        %[[NR:.*]] = affine.apply affine_map<(d0) -> ((d0 * 3))> (%[[SI]])
 // ROWS-NEXT:        %[[X:.*]] = tensor.extract_slice %x[%[[ROW]], 0] [%[[NR]], 5] [1, 1] : tensor<12x5xf32> to tensor<?x5xf32>
-// ROWS-NEXT:        %[[E:.*]] = tensor.extract_slice %e[%[[ROW]], 0] [%[[NR]], 5] [1, 1] : tensor<12x5xf32> to tensor<?x5xf32>
+// ROWS-NEXT:        %[[E:.*]] = tensor.empty(%[[NR]]) : tensor<?x5xf32>
 // ROWS-NEXT:        %[[N:.*]] = linalg.negf ins(%[[X]] : tensor<?x5xf32>) outs(%[[E]] : tensor<?x5xf32>) -> tensor<?x5xf32>
 // ROWS-NEXT:        %[[T:.*]] = tensor.expand_shape %[[N]] {{\[}}[0 : i64, 1 : i64], [2 : i64]] output_shape [%[[SI]], 3, 5] : tensor<?x5xf32> into tensor<?x3x5xf32>
 // ROWS-NEXT:        tensor.insert_slice %[[T]] into %[[ACC]][%[[I]], 0, 0] [%[[SI]], 3, 5] [1, 1, 1] : tensor<?x3x5xf32> into tensor<4x3x5xf32>

@@ -45,7 +45,7 @@ func.func @slice_of_slice(%x: tensor<8x16xf32>, %init: tensor<8x16xf32>) -> tens
 // CHECK:          %r = scf.for %i = %c0 to %c8 step %c1 iter_args(%acc = %init) -> (tensor<8x16xf32>) {
 // CHECK-NEXT:       %row = scf.for %j = %c0 to %c16 step %c4 iter_args(%acc2 = %acc) -> (tensor<8x16xf32>) {
 // CHECK-NEXT:         %[[X:.*]] = tensor.extract_slice %x[%i, %j] [1, 4] [1, 1] : tensor<8x16xf32> to tensor<1x4xf32>
-// CHECK-NEXT:         %[[E:.*]] = tensor.extract_slice %empty[%i, %j] [1, 4] [1, 1] : tensor<8x16xf32> to tensor<1x4xf32>
+// CHECK-NEXT:         %[[E:.*]] = tensor.empty() : tensor<1x4xf32>
 // CHECK-NEXT:         %[[P:.*]] = linalg.generic {{.*}} ins(%[[X]] : tensor<1x4xf32>) outs(%[[E]] : tensor<1x4xf32>) {
 // CHECK:              math.exp
 // CHECK:            } -> tensor<1x4xf32>
@@ -89,7 +89,7 @@ func.func @dynamic_with_other_use(%x: tensor<?x?xf32>) -> (tensor<?x?xf32>, tens
 // CHECK:          %r = scf.for %i = %c0 to %m step %c3 iter_args(%acc = %empty) -> (tensor<?x?xf32>) {
 // CHECK-NEXT:       %size = affine.min
 // CHECK-NEXT:       %[[X:.*]] = tensor.extract_slice %x[%i, 0] [%size, %n] [1, 1] : tensor<?x?xf32> to tensor<?x?xf32>
-// CHECK-NEXT:       %[[E:.*]] = tensor.extract_slice %empty[%i, 0] [%size, %n] [1, 1] : tensor<?x?xf32> to tensor<?x?xf32>
+// CHECK-NEXT:       %[[E:.*]] = tensor.empty(%size, %n) : tensor<?x?xf32>
 // CHECK-NEXT:       %tile = linalg.generic {{.*}} ins(%[[X]] : tensor<?x?xf32>) outs(%[[E]] : tensor<?x?xf32>) {
 // CHECK:            arith.negf
 // CHECK:            %t = linalg.generic {{.*}} ins(%tile : tensor<?x?xf32>)
