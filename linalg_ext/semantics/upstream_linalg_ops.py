@@ -1,6 +1,7 @@
 """Interpreter functions for the MLIR 22 Linalg ops the compat layer adds
 beyond the named ones: `linalg.softmax`, `linalg.elementwise` and the
-several-operand `linalg.reduce`.
+several-operand `linalg.reduce`; and MLIR 19's `linalg.elemwise_unary` and
+`elemwise_binary`, run like `linalg.elementwise`.
 
 - `linalg.softmax` is computed with numpy in the element type: the maximum
   along the dimension is subtracted before `exp`, then each element is
@@ -28,6 +29,7 @@ from xdsl.utils.exceptions import InterpretationError
 
 from linalg_ext.compat.checks import element_type
 from linalg_ext.compat.linalg_elementwise import ElementwiseOp
+from linalg_ext.compat.linalg_elemwise_legacy import ElemwiseBinaryOp, ElemwiseUnaryOp
 from linalg_ext.compat.linalg_reduce import ReduceOp
 from linalg_ext.compat.linalg_softmax import SoftmaxOp
 from linalg_ext.semantics.arrays import (
@@ -77,6 +79,18 @@ class UpstreamLinalgFunctions(InterpreterFunctions):
     @impl(ElementwiseOp)
     def run_elementwise(
         self, interpreter: Interpreter, op: ElementwiseOp, args: PythonValues
+    ) -> PythonValues:
+        return run_structured_op(interpreter, op, args)
+
+    @impl(ElemwiseUnaryOp)
+    def run_elemwise_unary(
+        self, interpreter: Interpreter, op: ElemwiseUnaryOp, args: PythonValues
+    ) -> PythonValues:
+        return run_structured_op(interpreter, op, args)
+
+    @impl(ElemwiseBinaryOp)
+    def run_elemwise_binary(
+        self, interpreter: Interpreter, op: ElemwiseBinaryOp, args: PythonValues
     ) -> PythonValues:
         return run_structured_op(interpreter, op, args)
 

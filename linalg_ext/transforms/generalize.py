@@ -35,6 +35,7 @@ from xdsl.ir import Attribute, Block, BlockArgument, Operation, Region, SSAValue
 from linalg_ext.compat import linalg_ops as compat
 from linalg_ext.compat.checks import element_type
 from linalg_ext.compat.linalg_elementwise import ElementwiseOp
+from linalg_ext.compat.linalg_elemwise_legacy import ElemwiseBinaryOp, ElemwiseUnaryOp
 from linalg_ext.compat.linalg_reduce import ReduceOp
 from linalg_ext.type_functions import can_cast_signed, cast_signed
 
@@ -322,6 +323,8 @@ _BODY_BUILDERS: dict[type[Operation], BodyBuilder] = {
     linalg.ReduceOp: _own_region,
     ReduceOp: _own_region,
     ElementwiseOp: _own_region,
+    ElemwiseUnaryOp: _own_region,
+    ElemwiseBinaryOp: _own_region,
     linalg.MatmulOp: _contraction,
     compat.BatchMatmulOp: _contraction,
     linalg.Conv2DNchwFchwOp: _contraction,

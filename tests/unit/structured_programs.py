@@ -238,6 +238,8 @@ ELEMENTWISE_NAMED = {
     "linalg.rsqrt": (1, "f32"),
     "linalg.reciprocal": (1, "f32"),
     "linalg.square": (1, "f32"),
+    "linalg.elemwise_unary": (1, "f32"),
+    "linalg.elemwise_binary": (2, "f32"),
 }
 
 

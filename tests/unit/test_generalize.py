@@ -180,6 +180,13 @@ func.func @f(%x: tensor<3x4xf32>, %r: tensor<4xf32>, %t: tensor<4x3xf32>, %o: te
   return %a, %b : tensor<3x4xf32>, tensor<3x4xf32>
 }
 """,
+    "elemwise_legacy": """
+func.func @f(%x: tensor<3x4xf32>, %s: f32, %i: tensor<3x4xi8>, %o: tensor<3x4xf32>) -> (tensor<3x4xf32>, tensor<3x4xf32>) {
+  %a = linalg.elemwise_binary {fun = #linalg.binary_fn<mul>} ins(%x, %s : tensor<3x4xf32>, f32) outs(%o : tensor<3x4xf32>) -> tensor<3x4xf32>
+  %b = linalg.elemwise_unary {fun = #linalg.unary_fn<tanh>, cast = #linalg.type_fn<cast_unsigned>} ins(%i : tensor<3x4xi8>) outs(%o : tensor<3x4xf32>) -> tensor<3x4xf32>
+  return %a, %b : tensor<3x4xf32>, tensor<3x4xf32>
+}
+""",
     "matmul_transposed": """
 func.func @f(%a: tensor<3x4xf32>, %b: tensor<5x3xf32>, %c: tensor<4x5xf32>) -> tensor<4x5xf32> {
   %r = linalg.matmul indexing_maps = [affine_map<(d0, d1, d2) -> (d2, d0)>, affine_map<(d0, d1, d2) -> (d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1)>] ins(%a, %b : tensor<3x4xf32>, tensor<5x3xf32>) outs(%c : tensor<4x5xf32>) -> tensor<4x5xf32>
@@ -523,8 +530,13 @@ def generic_summaries(module: ModuleOp) -> list[tuple]:
     ]
 
 
+MLIR_19_ONLY = {"elemwise_legacy"}
+"""Programs of MLIR 19's OpDSL ops, which mlir-opt-22 cannot read (their
+bodies are checked in tests/unit/test_elemwise_legacy.py)."""
+
+
 @pytest.mark.skipif(MLIR_OPT is None, reason="mlir-opt-22 is not installed")
-@pytest.mark.parametrize("name", PROGRAMS)
+@pytest.mark.parametrize("name", [n for n in PROGRAMS if n not in MLIR_19_ONLY])
 def test_bodies_are_upstreams(name: str):
     assert MLIR_OPT is not None
     module = parse_module(PROGRAMS[name])

@@ -22,6 +22,7 @@ from linalg_ext.bufferization.interface import (
 )
 from linalg_ext.compat import (
     linalg_elementwise,
+    linalg_elemwise_legacy,
     linalg_reduce,
     linalg_softmax,
 )
@@ -129,7 +130,13 @@ def register_structured_ops() -> None:
     linalg ops, the compat ones and linalg_ext's."""
     model = DestinationStyleModel()
     # Classes defined in each module (not those it merely imports).
-    modules = (linalg_ops, compat_linalg, linalg_elementwise, linalg_reduce)
+    modules = (
+        linalg_ops,
+        compat_linalg,
+        linalg_elementwise,
+        linalg_elemwise_legacy,
+        linalg_reduce,
+    )
     defined = [
         value
         for module in (*modules, linalg_softmax)
