@@ -86,11 +86,13 @@ __all__ = [
 ]
 
 # The tiling models of the ops (linalg_ext.tiling's interface), registered on
-# import: after the ops, which they import.
+# import: after the ops, which they import. flash_fusion registers the
+# flash-attention fusion into linalg_ext.tiling.fuse_ext's SPECIAL_FUSIONS.
 from linalg_ext.dialect import (  # noqa: E402
     batch_matmul_tiling,  # noqa: F401
     custom_tiling,  # noqa: F401
     diag_tiling,  # noqa: F401
+    flash_fusion,  # noqa: F401
     layer_norm_tiling,  # noqa: F401
     scan_tiling,  # noqa: F401
     scatter_tiling,  # noqa: F401

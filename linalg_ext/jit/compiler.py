@@ -67,10 +67,14 @@ from linalg_ext.pipelines import apply_pipeline
 
 BUFFERIZATION = (
     "one-shot-bufferize{bufferize-function-boundaries=true "
-    "function-boundary-type-conversion=identity-layout-map},"
+    "function-boundary-type-conversion=identity-layout-map "
+    "allow-return-allocs-from-loops=true},"
     "buffer-deallocation-pipeline"
 )
-"""How a tensor program is bufferized before lowering."""
+"""How a tensor program is bufferized before lowering. A loop that yields a
+new tensor each iteration (the rescaled accumulator of a flash-attention
+loop) is allowed: the deallocation pipeline frees each iteration's
+buffer."""
 
 
 _llvm_ready = False

@@ -107,6 +107,18 @@ def tile_and_fuse_pipeline(program: Program) -> str:
     return f"linalg-tile-and-fuse{{{options}}}"
 
 
+def fuse_ext_pipeline(program: Program) -> str:
+    """`linalg-fuse-ext` (ByteIR's fuse_ext on every root) with the program's
+    tile sizes and interchange; odd seeds keep every intermediate."""
+    sizes, interchange = tile_options(program.seed, root_loop_counts(program.text()))
+    options = "tile-sizes=" + ",".join(map(str, sizes))
+    if interchange:
+        options += " tile-interchange=" + ",".join(map(str, interchange))
+    if program.seed % 2:
+        options += " keep-intermediates=true"
+    return f"linalg-fuse-ext{{{options}}}"
+
+
 PIPELINES: dict[str, str | Callable[[Program], str]] = {
     "canonicalize": "canonicalize",
     "cse": "cse",
@@ -126,6 +138,8 @@ PIPELINES: dict[str, str | Callable[[Program], str]] = {
     "tile-and-fuse-bufferize": lambda program: (
         f"{tile_and_fuse_pipeline(program)},{BUFFERIZE}"
     ),
+    "fuse-ext": fuse_ext_pipeline,
+    "fuse-ext-bufferize": lambda program: f"{fuse_ext_pipeline(program)},{BUFFERIZE}",
     "greedy-fusion": "test-linalg-greedy-fusion",
     "tiling-cleanup": "linalg-ext-tiling-cleanup",
 }
@@ -133,7 +147,11 @@ PIPELINES: dict[str, str | Callable[[Program], str]] = {
 program giving it, from its seed and its roots: `pipeline_text`; shrinking
 keeps the text of the program it starts from)."""
 
-JIT_AFTER = {"tile-and-fuse-jit": "tile-and-fuse", "greedy-fusion-jit": "greedy-fusion"}
+JIT_AFTER = {
+    "tile-and-fuse-jit": "tile-and-fuse",
+    "greedy-fusion-jit": "greedy-fusion",
+    "fuse-ext-jit": "fuse-ext",
+}
 """Name -> the pipeline of PIPELINES whose output, on the programs compiled
 natively (--jit-every), is compiled too and compared with the interpreter
 before (tiled loop nests through the LLVM path)."""

@@ -84,7 +84,7 @@ def test_a_wrong_pass_is_caught_and_shrunk(monkeypatch: pytest.MonkeyPatch):
 
 # -- the tiling passes in the fuzzer ------------------------------------------
 
-TILING_PIPELINES = ["tile-and-fuse", "greedy-fusion", "tiling-cleanup"]
+TILING_PIPELINES = ["tile-and-fuse", "fuse-ext", "greedy-fusion", "tiling-cleanup"]
 
 MIXED_DIGEST = "111f987c"
 """The first characters of the sha256 of the `mixed` programs of seeds 0 to
@@ -177,6 +177,10 @@ EXERCISED = {
     # scan tiled along its dimension: the accumulator carried tile to tile.
     (25, "tile-and-fuse"): ({"linalg_ext.scan"}, set()),
     (40, "tile-and-fuse"): ({"linalg_ext.batch_matmul"}, set()),
+    # ByteIR's fuse_ext on the same programs and options.
+    (9, "fuse-ext"): ({"linalg.matmul"}, {"linalg.fill"}),
+    (25, "fuse-ext"): ({"linalg_ext.scan"}, set()),
+    (40, "fuse-ext"): ({"linalg_ext.batch_matmul"}, set()),
     # producers fused into consumers tiled by hand.
     (11, "greedy-fusion"): (set(), set()),
     (30, "greedy-fusion"): (set(), set()),
