@@ -125,15 +125,19 @@ fuzz: $(STAMP)
 
 ## make bench: the benchmarks (medians, side by side): compiled kernels (our
 ## lowering + llvmlite vs mlir-opt-22 | mlir-runner-22 -O3 vs numpy), the interpreter
-## (ours vs stock xDSL vs numpy), fuse-pad's benefit compiled by upstream, and
+## (ours vs stock xDSL vs numpy), fuse-pad's benefit compiled by upstream,
 ## linalg-fuse-elementwise-ext's compile time on chains of 100..10000 ops vs upstream,
-## and xdsl-opt's start-up with our package installed vs plain xDSL.
+## xdsl-opt's start-up with our package installed vs plain xDSL, and fuse_ext's
+## compile time on 16..1000 residual blocks vs upstream's transform.structured.fuse
+## plus attention (seq 4096) unfused vs flash form, time and peak memory
+## (progress on stderr).
 bench: $(STAMP)
 	$(BIN)/python bench/native_bench.py
 	$(BIN)/python bench/interpreter_bench.py
 	$(BIN)/python bench/fuse_pad_bench.py
 	$(BIN)/python bench/fuse_elementwise_bench.py
 	$(BIN)/python bench/startup_bench.py
+	$(BIN)/python bench/fuse_ext_bench.py
 
 clean:
 	rm -rf $(VENV) $(PLAIN_VENV) build *.egg-info .pytest_cache

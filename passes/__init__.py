@@ -135,6 +135,12 @@ def _test_perturb_constants() -> type[ModulePass]:
     return PerturbConstantsPass
 
 
+def _linalg_fuse_ext() -> type[ModulePass]:
+    from linalg_ext.passes.linalg_fuse_ext import LinalgFuseExtPass
+
+    return LinalgFuseExtPass
+
+
 def _linalg_tile_and_fuse() -> type[ModulePass]:
     from linalg_ext.passes.linalg_tile_and_fuse import LinalgTileAndFusePass
 
@@ -147,6 +153,20 @@ def _test_linalg_greedy_fusion() -> type[ModulePass]:
     )
 
     return LinalgGreedyFusionTestPass
+
+
+def _linalg_op_tile() -> type[ModulePass]:
+    from linalg_ext.passes.linalg_op_tile import LinalgOpTilingPass
+
+    return LinalgOpTilingPass
+
+
+def _transform_dialect_interpreter() -> type[ModulePass]:
+    from linalg_ext.passes.transform_dialect_interpreter import (
+        TransformDialectInterpreterPass,
+    )
+
+    return TransformDialectInterpreterPass
 
 
 ALL_PASSES: dict[str, Callable[[], type[ModulePass]]] = {
@@ -170,6 +190,9 @@ ALL_PASSES: dict[str, Callable[[], type[ModulePass]]] = {
     "linalg-ext-tiling-cleanup": _tiling_cleanup,
     # Test passes, as in MLIR, carry a `test-` prefix; they are not for use.
     "test-perturb-constants": _test_perturb_constants,
+    "linalg-fuse-ext": _linalg_fuse_ext,
     "linalg-tile-and-fuse": _linalg_tile_and_fuse,
     "test-linalg-greedy-fusion": _test_linalg_greedy_fusion,
+    "linalg-op-tile": _linalg_op_tile,
+    "transform-dialect-interpreter": _transform_dialect_interpreter,
 }

@@ -17,6 +17,8 @@ What it adds (see docs/compat.md):
   ops `div`, `negf`, `abs`, `floor`, `ceil`, `tanh`, `rsqrt`, `reciprocal`,
   `square`, `powf` (`linalg_ops`); `linalg.softmax` (`linalg_softmax`);
   `linalg.elementwise` and `#linalg.elementwise_kind` (`linalg_elementwise`);
+  MLIR 19's `linalg.elemwise_unary`/`elemwise_binary` and `#linalg.unary_fn`,
+  `binary_fn`, `type_fn` (`linalg_elemwise_legacy`);
 - `affine`: `affine.max` (`affine_ops`);
 - `scf`: `scf.forall` and `scf.forall.in_parallel`; `tensor`:
   `tensor.parallel_insert_slice` (`forall_ops`), `tensor.generate`
@@ -50,7 +52,9 @@ types without parentheses and `scf.while` without operands (`scf_syntax`),
 `linalg.generic #trait` (`generic_format`), semi-affine memory accesses
 (`affine_syntax`), `vector.print` with upstream's syntax (`vector_print`,
 replacing xDSL's op), and a minimal `shape` dialect (`shape_dialect`,
-registered by `linalg_ext.universe` like the `index` dialect).
+registered by `linalg_ext.universe` like the `index` dialect), and ByteIR's
+transform scripts: `transform.sequence` with MLIR's syntax and `!pdl.operation`
+handles (`transform_sequence`).
 
 A `Context` copies a dialect's ops when it first loads the dialect, so ops
 appended to xDSL's `Dialect` objects reach a context that loads the dialect
@@ -176,6 +180,14 @@ def _install_once() -> None:
     XdslReduceOp.register(ReduceOp)
     _add_operations(Linalg, (SoftmaxOp, ElementwiseOp))
     _add_attributes(Linalg, (ElementwiseKindAttr,))
+    # MLIR 19's OpDSL ops, which ByteIR's payloads use (`linalg_elemwise_legacy`).
+    from linalg_ext.compat.linalg_elemwise_legacy import (
+        ELEMWISE_LEGACY_OPS,
+        FUNCTION_ATTRS,
+    )
+
+    _add_operations(Linalg, ELEMWISE_LEGACY_OPS)
+    _add_attributes(Linalg, FUNCTION_ATTRS)
     _add_operations(LLVM, (*LLVM_OPS, *LLVM_MEMORY_OPS))
     install_llvm_translation()
 
@@ -208,6 +220,19 @@ def _install_once() -> None:
 
     _replace_operation(Vector, XdslPrintOp, PrintOp)
     _add_attributes(Vector, (PrintPunctuationAttr,))
+
+    # ByteIR's transform scripts: `transform.sequence` with MLIR's syntax,
+    # `!pdl.operation` handles (`transform_sequence`).
+    from xdsl.dialects.transform import SequenceOp as XdslSequenceOp
+    from xdsl.dialects.transform import Transform
+
+    from linalg_ext.compat.transform_sequence import (
+        SequenceOp,
+        install_transform_sequence,
+    )
+
+    _replace_operation(Transform, XdslSequenceOp, SequenceOp)
+    install_transform_sequence()
 
     # Upstream's verifier rules for the upstream ops our passes consume
     # (docs/compat.md, "Verifying upstream ops"). Kept last: the result-type

@@ -88,12 +88,24 @@ def register_functions() -> None:
 
     # The tiling models of linalg_ext ops are registered with the dialect.
     import linalg_ext.dialect  # noqa: F401
+    from linalg_ext.transform_ops.annotation_functions import AnnotationFunctions
+    from linalg_ext.transform_ops.fuse_ext_functions import FuseExtFunctions
     from linalg_ext.transform_ops.loop_peel import LoopPeelFunctions
     from linalg_ext.transform_ops.navigation import NavigationFunctions
+    from linalg_ext.transform_ops.sequence_functions import SequenceFunctions
+    from linalg_ext.transform_ops.tile_ext_functions import TileExtFunctions
     from linalg_ext.transform_ops.tiling_functions import TilingTransformFunctions
 
     impls: dict[type[Operation], object] = getattr(TransformFunctions, _IMPL_DICT)
-    for functions in (NavigationFunctions, TilingTransformFunctions, LoopPeelFunctions):
+    for functions in (
+        NavigationFunctions,
+        TilingTransformFunctions,
+        LoopPeelFunctions,
+        TileExtFunctions,
+        AnnotationFunctions,
+        FuseExtFunctions,
+        SequenceFunctions,
+    ):
         impls.update(getattr(functions, _IMPL_DICT))
 
 

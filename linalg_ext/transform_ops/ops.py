@@ -16,6 +16,7 @@ from typing import ClassVar, Self
 from xdsl.dialects import transform
 from xdsl.dialects.builtin import (
     DYNAMIC_INDEX,
+    ArrayAttr,
     BoolAttr,
     DenseArrayBase,
     IntegerAttr,
@@ -48,6 +49,10 @@ from xdsl.irdl import (
 from xdsl.parser import Parser, UnresolvedOperand
 from xdsl.printer import Printer
 
+from linalg_ext.transform_ops.annotations import AnnotateExtOp, TileLoopHintOp
+from linalg_ext.transform_ops.byteir_ops import BYTEIR_TRANSFORM_OPS
+from linalg_ext.transform_ops.cleanup import CleanupOp
+from linalg_ext.transform_ops.tile_ext import LowerToLoopsOp, TileExtOp
 from linalg_ext.verification import op_error
 
 _HANDLE = transform.TransformHandleType
@@ -60,6 +65,16 @@ def static_values(attr: DenseArrayBase[IntegerType] | None) -> tuple[int, ...]:
     return tuple(attr.get_values())
 
 
+def _integer_list(attr: Attribute) -> list[int] | None:
+    """The integers of `[1, 2]` or `array<i64: 1, 2>`, or None."""
+    if isinstance(attr, DenseArrayBase):
+        return [int(v) for v in attr.get_values()]
+    if isinstance(attr, ArrayAttr):
+        values = [e.value.data for e in attr.data if isinstance(e, IntegerAttr)]
+        return values if len(values) == len(attr.data) else None
+    return None
+
+
 @irdl_op_definition
 class FuseOp(IRDLOperation):
     """`transform.structured.fuse`: tile the target ops and fuse their
@@ -70,7 +85,11 @@ class FuseOp(IRDLOperation):
     result); one loop per nonzero tile size. `apply_cleanup` cleans slices up
     between fusion steps. Our implementation never fuses the producer of a
     destination into a loop that tiles a reduction dimension (upstream does,
-    and re-initialises the accumulator on every step)."""
+    and re-initialises the accumulator on every step).
+
+    The older form ByteIR's tests use, integer lists in the attribute
+    dictionary (`{tile_sizes = [32, 32], tile_interchange = [0, 1]}`), is
+    read with the same meaning and printed in MLIR 22's form."""
 
     name = "transform.structured.fuse"
 
@@ -99,9 +118,26 @@ class FuseOp(IRDLOperation):
                 lists[keyword] = parse_dynamic_index_list_without_types(
                     parser, DYNAMIC_INDEX
                 )
+        entries = parser.parse_optional_attr_dict()
+        # ByteIR's (and MLIR <= 17's) form gives the sizes in the attribute
+        # dictionary: `{tile_sizes = [4, 8], tile_interchange = [1, 0]}`.
+        for keyword, attr_name in (
+            ("tile_sizes", "tile_sizes"),
+            ("interchange", "tile_interchange"),
+        ):
+            if attr_name not in entries:
+                continue
+            values = _integer_list(entries.pop(attr_name))
+            if values is None:
+                parser.raise_error(f"'{attr_name}' must be a list of integers")
+            if keyword in lists:
+                parser.raise_error(
+                    f"'{attr_name}' given twice: as '{keyword} [...]' and in "
+                    "the attribute dictionary"
+                )
+            lists[keyword] = ((), values)
         sizes, static_sizes = lists.get("tile_sizes", ((), ()))
         interchange, static_interchange = lists.get("interchange", ((), ()))
-        entries = parser.parse_optional_attr_dict()
         parser.parse_punctuation(":")
         pos = parser.pos
         function_type = parser.parse_function_type()
@@ -339,6 +375,12 @@ TRANSFORM_OPS: tuple[type[IRDLOperation], ...] = (
     FuseOp,
     FuseIntoContainingOp,
     LoopPeelOp,
+    TileExtOp,
+    LowerToLoopsOp,
+    AnnotateExtOp,
+    TileLoopHintOp,
+    CleanupOp,
+    *BYTEIR_TRANSFORM_OPS,
 )
 """The ops `install` adds to xDSL's `transform` dialect."""
 

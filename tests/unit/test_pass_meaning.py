@@ -70,6 +70,9 @@ OUTPUT_JIT = {
     "test-linalg-greedy-fusion",
     "transform-interpreter-tiling",
     "linalg-ext-tiling-cleanup",
+    "linalg-op-tile",
+    "linalg-fuse-ext",
+    "transform-dialect-interpreter",
 }
 """Directories whose pipelines' outputs are also compiled natively and
 compared with the interpreter on the input (`linalg-ext-check --backend
