@@ -11,6 +11,7 @@ from __future__ import annotations
 from xdsl.dialects import scf, tensor
 from xdsl.dialects.builtin import TensorType
 from xdsl.dialects.linalg.attrs import IteratorType
+from xdsl.dialects.linalg.ops import GenericOp
 from xdsl.ir import Operation, OpResult, SSAValue, Use
 from xdsl.ir.affine import AffineMap
 from xdsl.traits import IsTerminator, RecursiveMemoryEffect, is_side_effect_free
@@ -153,6 +154,12 @@ def body_reads_output(op: Operation, output_index: int) -> bool:
     reads_output = getattr(op, "reads_output", None)
     if reads_output is not None:
         return reads_output(output_index)
+    if not isinstance(op, GenericOp) and is_structured(op) and not is_all_parallel(op):
+        # A named op with a reduction accumulates onto its init (OpDSL's
+        # `O += ...`, `O = max(O, ...)`). Its hidden body is not trusted:
+        # xDSL 0.74's pooling_*_max bodies take the max of the input and
+        # the window operand, never reading the output.
+        return True
     regions = op.regions
     if not regions or not regions[0].blocks:
         return True  # no visible body: assume it reads
