@@ -5,13 +5,25 @@ Replaces xDSL 0.74's pass of this name, which lowers only some ops and no
 `linalg.reduce`, a convolution, ...) is first written as the
 `linalg.generic` it stands for (`linalg_ext.transforms.generalize`, with
 upstream's scalar bodies); a generic then becomes one `scf.for` per loop of
-its iteration domain, in the domain's order (upstream's order), from 0 to
+its iteration domain, in the domain's order (upstream's order) or with one
+parallel loop moved innermost (below), from 0 to
 the extent of the first operand dimension indexed by that loop alone (a
 constant, or `memref.dim` when dynamic), step 1. The innermost loop loads
 the element of each input the body reads (`memref.load` at the indices its
 indexing map gives; a scalar input is used as it is), runs the body (each
 `linalg.index` is the loop's induction variable) and stores what it yields
 into each output.
+
+Loop order. By default (`unit-stride-innermost`), the last parallel loop
+along which every output is unit-stride and every input unit-stride or
+invariant (`linalg_ext/lowering/loop_order.py`) runs innermost, the others
+in the domain's order: a matmul runs `i, k, j`, a loop LLVM vectorises.
+Each output element's reduction still runs in the same order, so no result
+bit changes. Only done when the order of the points cannot be seen (no
+output shares a buffer with another operand, a body without side effects
+and, with run-time checks, no check that can fail inside the loops: see
+`loop_order`), and not for a loop statically shorter than 64 iterations
+(LLVM unrolls it fully instead of vectorising it).
 
 Accumulators. When the innermost loops are reductions that no output's
 indexing map uses (a matmul's `k`, a reduction to a row), every iteration
@@ -65,10 +77,17 @@ from xdsl.pattern_rewriter import (
     RewritePattern,
 )
 from xdsl.rewriter import InsertPoint
+from xdsl.traits import is_side_effect_free
 
 from linalg_ext.diagnostics import OpPassFailed
 from linalg_ext.lowering.loop_nest import LoopNestBuilder, map_indices, static_extent
-from linalg_ext.lowering.runtime_checks import all_of, assert_that, check_equal
+from linalg_ext.lowering.loop_order import vectorizable_order
+from linalg_ext.lowering.runtime_checks import (
+    DIVISIONS,
+    all_of,
+    assert_that,
+    check_equal,
+)
 from linalg_ext.lowering.structured_scalar import loop_bound_sources
 from linalg_ext.transforms.generalize import GENERALIZED_OPS, generalize
 
@@ -186,6 +205,57 @@ def _outputs_unshared(generic: linalg.GenericOp) -> bool:
     return len(set(outputs)) == len(outputs) and not inputs.intersection(outputs)
 
 
+def _body_reorderable(generic: linalg.GenericOp, runtime_checks: bool) -> bool:
+    """Whether the body's points may run in another order: no op with side
+    effects (what the points compute then does not depend on the order)
+    and, with run-time checks, no integer division (whose check reports
+    the values of the first point that fails, as the interpreter meets
+    them in the domain's order)."""
+    for op in generic.body.block.ops:
+        if isinstance(op, linalg.YieldOp | linalg.IndexOp):
+            continue
+        if not is_side_effect_free(op):
+            return False
+        if runtime_checks and op.name in DIVISIONS:
+            return False
+    return True
+
+
+def loop_order(
+    generic: linalg.GenericOp, runtime_checks: bool, accesses_checked: bool
+) -> list[int]:
+    """The order to run `generic`'s loops in, outermost first (loop numbers
+    of its domain): a parallel loop along which its outputs are unit-stride
+    innermost when `lowering/loop_order.py`'s rule finds one and running
+    the points in another order cannot be seen: no output shares a buffer
+    with another operand, the body has no side effects and, with run-time
+    checks, no check can fail inside the loops (`accesses_checked`: every
+    access was checked before them; no division in the body), so the first
+    failure is the interpreter's; else the domain's order."""
+    count = len(generic.iterator_types)
+    domain = list(range(count))
+    if runtime_checks and not accesses_checked:
+        return domain
+    if not _outputs_unshared(generic) or not _body_reorderable(generic, runtime_checks):
+        return domain
+    maps = [m.data for m in generic.indexing_maps]
+    buffers = [
+        (map_, position >= len(generic.inputs))
+        for position, (operand, map_) in enumerate(
+            zip(generic.operands, maps, strict=True)
+        )
+        if isinstance(operand.type, MemRefType)
+    ]
+    parallel = [t.data == IteratorType.PARALLEL for t in generic.iterator_types]
+    extents = [
+        static_extent(source) if source is not None else None
+        for source in loop_bound_sources(generic)
+    ]
+    return vectorizable_order(
+        [m for m, _ in buffers], [out for _, out in buffers], parallel, extents
+    )
+
+
 def _monotone(expr: AffineExpr) -> bool:
     """`expr` never decreases as any loop grows (sums and products by
     non-negative constants of loops and constants): its smallest value over
@@ -279,9 +349,11 @@ class _Lowering:
         carry_accumulators: bool,
         op: Operation | None = None,
         runtime_checks: bool = False,
+        unit_stride_innermost: bool = True,
     ):
         self.op = op or generic
         self.runtime_checks = runtime_checks
+        self.unit_stride_innermost = unit_stride_innermost
         self.generic = generic
         self.maps = [m.data for m in generic.indexing_maps]
         self.num_inputs = len(generic.inputs)
@@ -300,28 +372,42 @@ class _Lowering:
         for source in loop_bound_sources(generic):
             assert source is not None
             upper.append(b.extent(source))
-        if self.runtime_checks and _check_extents(b, self.op, generic, upper):
+        checked = self.runtime_checks and _check_extents(b, self.op, generic, upper)
+        if checked:
             b.mark_in_bounds()
+        order = list(range(self.num_loops))
+        split = self.split
+        if self.unit_stride_innermost:
+            order = loop_order(generic, self.runtime_checks, checked)
+        if order != sorted(order):
+            split = self.num_loops  # the innermost loop is parallel: no carry
         lower: list[SSAValue] = []
         steps: list[SSAValue] = []
         if self.num_loops:
             lower = [b.index(0)] * self.num_loops
             steps = [b.index(1)] * self.num_loops
-        outer = slice(0, self.split)
-        inner = slice(self.split, self.num_loops)
+        uppers = [upper[d] for d in order]
+
+        def point(ivs: Sequence[SSAValue]) -> list[SSAValue]:
+            """The induction variables of the loops `ivs` (outermost first,
+            in `order`) in the domain's order, the loops not given at 0."""
+            in_domain = list(lower)
+            for position, iv in enumerate(ivs):
+                in_domain[order[position]] = iv
+            return in_domain
 
         def outer_body(
             b: LoopNestBuilder, ivs: Sequence[SSAValue], _: Sequence[SSAValue]
         ) -> Sequence[SSAValue]:
-            if self.split == self.num_loops:
-                self._element(b, ivs, None)
+            if split == self.num_loops:
+                self._element(b, point(ivs), None)
                 return ()
             outputs = list(generic.outputs)
             output_maps = self.maps[self.num_inputs :]
-            # The output maps use only the outer loops: pad the point.
-            point = [*ivs, *lower[self.split :]]
+            # The output maps use only the outer loops.
             inits = [
-                _load(b, o, m, point) for o, m in zip(outputs, output_maps, strict=True)
+                _load(b, o, m, point(ivs))
+                for o, m in zip(outputs, output_maps, strict=True)
             ]
 
             def inner_body(
@@ -329,26 +415,26 @@ class _Lowering:
                 inner_ivs: Sequence[SSAValue],
                 acc: Sequence[SSAValue],
             ) -> Sequence[SSAValue]:
-                return self._element(b, (*ivs, *inner_ivs), acc)
+                return self._element(b, point((*ivs, *inner_ivs)), acc)
 
             finals = b.loop_nest(
-                upper[inner],
+                uppers[split:],
                 inits,
                 inner_body,
-                lowers=lower[inner],
-                steps=steps[inner],
+                lowers=lower[split:],
+                steps=steps[split:],
                 ivs=None,
             )
             for value, output, map_ in zip(finals, outputs, output_maps, strict=True):
-                _store(b, value, output, map_, point)
+                _store(b, value, output, map_, point(ivs))
             return ()
 
         b.loop_nest(
-            upper[outer],
+            uppers[:split],
             (),
             outer_body,
-            lowers=lower[outer],
-            steps=steps[outer],
+            lowers=lower[:split],
+            steps=steps[:split],
             ivs=None,
         )
 
@@ -396,6 +482,7 @@ class LowerStructuredOpToLoops(RewritePattern):
 
     carry_accumulators: bool = True
     runtime_checks: bool = False
+    unit_stride_innermost: bool = True
 
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
         if not is_lowered_here(op):
@@ -403,7 +490,13 @@ class LowerStructuredOpToLoops(RewritePattern):
         generic, is_new = _as_generic(op)
         assert generic is not None, "the pass checks every op before lowering"
         builder = LoopNestBuilder.detached()
-        lowering = _Lowering(generic, self.carry_accumulators, op, self.runtime_checks)
+        lowering = _Lowering(
+            generic,
+            self.carry_accumulators,
+            op,
+            self.runtime_checks,
+            self.unit_stride_innermost,
+        )
         lowering.emit(builder)
         rewriter.insert(builder.take_ops(), InsertPoint.before(op))
         if is_new:
@@ -428,6 +521,12 @@ class ConvertLinalgToLoopsPass(ModulePass):
     extents the loops rely on agree across operands, and mark the loads and
     stores the loops make as in bounds (`insert-runtime-checks` skips them)."""
 
+    unit_stride_innermost: bool = True
+    """Run innermost a parallel loop along which every output is unit-stride
+    and every input unit-stride or invariant (matmul: `i, k, j`), when
+    there is one and the order of the points cannot be seen; false keeps
+    the domain's order (upstream's)."""
+
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         problems = [
             (target, problem)
@@ -440,6 +539,10 @@ class ConvertLinalgToLoopsPass(ModulePass):
                 problems[0][0],
             )
         PatternRewriteWalker(
-            LowerStructuredOpToLoops(self.carry_accumulators, self.runtime_checks),
+            LowerStructuredOpToLoops(
+                self.carry_accumulators,
+                self.runtime_checks,
+                self.unit_stride_innermost,
+            ),
             apply_recursively=False,
         ).rewrite_module(op)
