@@ -35,6 +35,12 @@ Backends: before the pipeline, functions always run on the interpreter;
 after it, on the interpreter or compiled natively (`backend="jit"`:
 `linalg_ext.jit`, which counts leaks through its memory tracking).
 
+Fast math: compiled with `fast_math` other than "none" (`backend="jit"`
+only; `linalg_ext.lowering.fast_math`), compiled code may fuse
+multiply-adds and reorder sums, so results may differ from the interpreter's
+by more than rounding: each float result and memref output then gets the
+slack `fast_math_slack` (docs/jit.md, "Floating-point contract").
+
 `linalg-ext-check` (`linalg_ext.tools.check`) is the command line over this.
 """
 
@@ -65,6 +71,11 @@ from linalg_ext.comparison import compare_values, first_difference
 from linalg_ext.conditioning import conditioning
 from linalg_ext.context import make_context
 from linalg_ext.diagnostics import failing_op, source_location
+from linalg_ext.lowering.fast_math import (
+    FastMathMode,
+    check_fast_math_mode,
+    fast_math_slack,
+)
 from linalg_ext.pipelines import PipelineError, first_line, parse_pipeline
 from linalg_ext.running import (
     DEFAULT_DIM_SIZE,
@@ -230,9 +241,10 @@ def _interpret(
     return _attempt(run, name, inputs)
 
 
-def _runner(module: ModuleOp, backend: str) -> Runner:
+def _runner(module: ModuleOp, backend: str, fast_math: FastMathMode = "none") -> Runner:
     """How functions of `module` run on `backend`. The JIT compiles once,
-    with memory tracking so that leaks are counted."""
+    with memory tracking so that leaks are counted, in the `fast_math`
+    mode."""
     if backend == "interpreter":
 
         def interpret(name: str, inputs: list[Any]) -> FunctionRun:
@@ -246,7 +258,7 @@ def _runner(module: ModuleOp, backend: str) -> Runner:
     from linalg_ext import jit
 
     try:
-        compiled = jit.compile_module(module, track_memory=True)
+        compiled = jit.compile_module(module, track_memory=True, fast_math=fast_math)
     except jit.JitError as error:
         raise CheckError(f"cannot compile natively: {first_line(error)}") from error
 
@@ -428,6 +440,8 @@ class _Check:
     first_probes: Sequence[FreshFill]
     """The fills the first trial re-runs each function with before the
     pipeline (none: only a disagreement looks for undefined reads)."""
+    fast_math: FastMathMode = "none"
+    """How the JIT compiled the module after the pipeline (its tolerance)."""
 
 
 def _after_reads(check: _Check, name: str, inputs: list[Any]) -> str:
@@ -479,6 +493,9 @@ def _check_function(
                 check.before,
                 inputs,
                 reference.run,
+            )
+            slack = fast_math_slack(
+                check.fast_math, before_function, inputs, reference.run, slack
             )
             if slack is not None:
                 problem = _difference(before_function, reference, candidate, slack)
@@ -663,6 +680,7 @@ def check_module(
     inputs: Sequence[Any] | None = None,
     ranges: Sequence[ValueRange | str] = (),
     undefined_reads: bool = True,
+    fast_math: FastMathMode = "none",
 ) -> CheckReport:
     """Apply `pipeline` to a copy of `module` and compare every function (or
     `entry`) before (interpreter) and after (on `backend`) on the same inputs:
@@ -671,7 +689,18 @@ def check_module(
     Unless `allow_leaks`, a call that leaks more buffers after the pipeline
     than before fails. Unless not `undefined_reads`, the first trial also
     checks that the function does not read uninitialised memory (a
-    disagreement always does). Raises `CheckError` when it cannot start."""
+    disagreement always does). `fast_math` (with `backend="jit"`): how the
+    module is compiled, and float results then compare within
+    `fast_math_slack`. Raises `CheckError` when it cannot start."""
+    try:
+        check_fast_math_mode(fast_math, "fast_math")
+    except ValueError as error:
+        raise CheckError(str(error)) from None
+    if fast_math != "none" and backend != "jit":
+        raise CheckError(
+            f"fast_math {fast_math!r} is how compiled code is built: it needs "
+            "backend 'jit'"
+        )
     try:
         module.verify()
     except (DiagnosticException, ValueError) as error:
@@ -698,7 +727,7 @@ def check_module(
     check = _Check(
         before=module,
         after=transformed,
-        run_after=_runner(transformed, backend),
+        run_after=_runner(transformed, backend, fast_math),
         trials=1 if inputs is not None else trials,
         allow_leaks=allow_leaks,
         random=inputs is None,
@@ -709,6 +738,7 @@ def check_module(
             if not undefined_reads
             else [p for p in PROBES if backend == "jit" or p != AFTER_FILL]
         ),
+        fast_math=fast_math,
     )
     report = CheckReport()
     for name in names:

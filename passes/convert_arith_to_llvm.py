@@ -24,6 +24,12 @@ users still in their original dialect (`linalg_ext.lowering.llvm_types`);
   `sum < a`), `mulsi_extended`/`mului_extended` (the product in twice the
   width, split in two halves).
 
+Option `fast-math` (`none`, `contract`, `reassoc`, `fast`;
+`linalg_ext.lowering.fast_math`): flags added to every float op's own
+(`contract` lets `a * b + c` become a fused multiply-add, `reassoc` lets sums
+be reordered, `fast` sets all seven flags on every float op); `none`, the
+default, keeps exactly the flags written.
+
 Refused (the module is left unchanged, the message names the op): ops on
 vectors or tensors, dense constants, `bitcast` of memrefs, `select` of
 unranked memrefs.
@@ -54,6 +60,7 @@ from xdsl.pattern_rewriter import (
 
 from linalg_ext.compat import llvm_ops
 from linalg_ext.compat.arith_ops import IndexCastUIOp, RemFOp
+from linalg_ext.lowering.fast_math import FastMathMode, added_flags
 from linalg_ext.lowering.llvm_types import (
     convert_type,
     operands_to_llvm,
@@ -205,8 +212,19 @@ class ConstantToLLVM(RewritePattern):
         _replace(op, b, [b.add(llvm.ConstantOp(value, type_))], rewriter)
 
 
+@dataclass
 class OneToOneToLLVM(RewritePattern):
-    """The ops of the tables above, and the expansions."""
+    """The ops of the tables above, and the expansions; float ops keep
+    their fast-math flags, plus those `fast_math` adds."""
+
+    fast_math: FastMathMode = "none"
+
+    def _fastmath(self, op: Operation) -> llvm.FastMathAttr:
+        flags = llvm_fastmath(op)
+        added = added_flags(self.fast_math, op.name)
+        if added <= flags.data:
+            return flags
+        return llvm.FastMathAttr(flags.data | added)
 
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
         kind = type(op)
@@ -224,9 +242,9 @@ class OneToOneToLLVM(RewritePattern):
             results = [b.add(_integer_binary(op, *operands))]
         elif kind in FLOAT_BINARY:
             lhs, rhs = operands
-            results = [b.add(FLOAT_BINARY[kind](lhs, rhs, llvm_fastmath(op)))]
+            results = [b.add(FLOAT_BINARY[kind](lhs, rhs, self._fastmath(op)))]
         elif kind is arith.NegfOp:
-            results = [b.add(llvm.FNegOp(operands[0], llvm_fastmath(op)))]
+            results = [b.add(llvm.FNegOp(operands[0], self._fastmath(op)))]
         elif kind in CASTS:
             target_type = convert_type(op.results[0].type)
             results = [b.add(CASTS[kind](operands[0], target_type))]
@@ -365,5 +383,18 @@ class ConvertArithToLLVMPass(ModulePass):
 
     name = "convert-arith-to-llvm"
 
+    fast_math: FastMathMode = "none"
+    """Fast-math flags added to every float op's own
+    (`linalg_ext.lowering.fast_math`): `none` (the default: only the flags
+    written), `contract`, `reassoc` or `fast`."""
+
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        run_conversion(self.name, op, "arith.", why_not_converted, PATTERNS)
+        patterns = PATTERNS
+        if self.fast_math != "none":
+            patterns = tuple(
+                OneToOneToLLVM(self.fast_math)
+                if isinstance(pattern, OneToOneToLLVM)
+                else pattern
+                for pattern in PATTERNS
+            )
+        run_conversion(self.name, op, "arith.", why_not_converted, patterns)

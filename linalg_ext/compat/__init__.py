@@ -190,6 +190,9 @@ def _install_once() -> None:
     _add_attributes(Linalg, FUNCTION_ATTRS)
     _add_operations(LLVM, (*LLVM_OPS, *LLVM_MEMORY_OPS))
     install_llvm_translation()
+    from linalg_ext.compat.llvm_float_ops import install_float_op_translations
+
+    install_float_op_translations()
 
     # What upstream's pipelines print (docs/compat.md, "Reading mlir-opt's
     # output back").

@@ -3,6 +3,7 @@
     linalg-ext-check FILE.mlir -p PIPELINE [--entry NAME] [--trials N] [--seed S]
                      [--dim-size N] [--range ARG=LOW:HIGH ...] [--inputs A.npy ...]
                      [--allow-leaks] [--backend interpreter|jit]
+                     [--fast-math none|contract|reassoc|fast]
 
 Applies the pipeline (the syntax of `xdsl-opt -p`), then runs every defined
 function (or the named one) before and after on the same random inputs,
@@ -38,7 +39,10 @@ after it, on the interpreter (`--backend interpreter`, the default) or
 compiled natively (`--backend jit`: `linalg_ext.jit`, which bufferizes a
 tensor program and lowers it to LLVM; leaks are counted through its memory
 tracking). With `--backend jit` the pipeline may be omitted: the check then
-compares the interpreter with the compiled program itself.
+compares the interpreter with the compiled program itself. `--fast-math`
+(jit only) compiles with that floating-point contract (`compile_module`'s
+`fast_math`) and widens the float tolerance to match (docs/jit.md,
+"Floating-point contract").
 
 Errors: one line on stderr, `linalg-ext-check: error: ...`, exit code 1;
 a pass that refuses the module (or an output that does not verify) is
@@ -66,6 +70,7 @@ from linalg_ext.checking import (
     check_module,
 )
 from linalg_ext.diagnostics import source_location
+from linalg_ext.lowering.fast_math import FAST_MATH_MODES
 from linalg_ext.pipelines import parse_pipeline
 from linalg_ext.running import DEFAULT_DIM_SIZE
 from linalg_ext.tools.common import (
@@ -147,6 +152,15 @@ def build_parser() -> argparse.ArgumentParser:
         help="run the program after the pipeline on the interpreter (default) or "
         "compiled natively through LLVM (jit)",
     )
+    parser.add_argument(
+        "--fast-math",
+        choices=FAST_MATH_MODES,
+        default="none",
+        help="with --backend jit: let compiled code fuse multiply-adds "
+        "(contract), also reorder sums (reassoc), or set every fast-math flag "
+        "(fast: NaN and infinities give undefined results); the float "
+        "tolerance follows (default: none)",
+    )
     return parser
 
 
@@ -158,6 +172,10 @@ def main(argv: list[str] | None = None) -> int:
             raise ToolError("--trials and --dim-size must be at least 1")
         if args.passes is None and args.backend != "jit":
             raise ToolError("give the pipeline to check with -p")
+        if args.fast_math != "none" and args.backend != "jit":
+            raise ToolError(
+                "--fast-math is for compiled code: use it with --backend jit"
+            )
         if args.inputs and args.ranges:
             raise ToolError("--range is for random inputs: not with --inputs")
         module = load_module(args.file)
@@ -178,6 +196,7 @@ def main(argv: list[str] | None = None) -> int:
                 backend=args.backend,
                 inputs=inputs,
                 ranges=args.ranges,
+                fast_math=args.fast_math,
             )
         except PipelineFailed as error:
             if error.outcome == "internal" and error.__cause__ is not None:

@@ -2,12 +2,14 @@
 
     linalg-ext-run FILE.mlir [--entry NAME] [--inputs A.npy ...] [--seed S]
                    [--dim-size N] [--save-dir DIR] [--backend interpreter|jit]
+                   [--fast-math none|contract|reassoc|fast]
 
 `--backend jit` compiles the module natively instead of interpreting it
 (`linalg_ext.jit`: a tensor program is bufferized, then everything is lowered
 to LLVM in Python and JIT-compiled with llvmlite; no `mlir-opt` involved) and
 also prints the compile time. Only the function run and what it calls are
-compiled.
+compiled; `--fast-math` sets what compiled code may do to float arithmetic
+(`compile_module`'s `fast_math`; docs/jit.md, "Floating-point contract").
 
 Every input is converted to its argument's type by
 `linalg_ext.argument_values` (one rule for both backends), and every error
@@ -44,6 +46,7 @@ from linalg_ext.argument_values import (
     check_argument_type,
 )
 from linalg_ext.diagnostics import source_location
+from linalg_ext.lowering.fast_math import FAST_MATH_MODES, FastMathMode
 from linalg_ext.running import (
     DEFAULT_DIM_SIZE,
     FunctionRun,
@@ -97,6 +100,14 @@ def build_parser() -> argparse.ArgumentParser:
         choices=("interpreter", "jit"),
         default="interpreter",
         help="run on the interpreter (default) or compiled natively through LLVM",
+    )
+    parser.add_argument(
+        "--fast-math",
+        choices=FAST_MATH_MODES,
+        default="none",
+        help="with --backend jit: let compiled code fuse multiply-adds "
+        "(contract), also reorder sums (reassoc), or set every fast-math flag "
+        "(fast: NaN and infinities give undefined results); default: none",
     )
     return parser
 
@@ -159,13 +170,17 @@ def _refused(module: ModuleOp, name: str, what: str, reason: str, path: str):
 
 
 def _run_compiled(
-    module: ModuleOp, name: str, inputs: list[Any], path: str
+    module: ModuleOp,
+    name: str,
+    inputs: list[Any],
+    path: str,
+    fast_math: FastMathMode = "none",
 ) -> FunctionRun:
     from linalg_ext import jit
 
     what = f"cannot run @{name} natively"
     try:
-        compiled = jit.compile_module(reachable_part(module, name))
+        compiled = jit.compile_module(reachable_part(module, name), fast_math=fast_math)
         outcome = jit.run_function(compiled, name, inputs)
     except jit.JitError as error:
         raise _refused(module, name, what, first_line(error), path) from error
@@ -299,6 +314,10 @@ def main(argv: list[str] | None = None) -> int:
             raise ToolError("--dim-size must be at least 1")
         if args.seed < 0:
             raise ToolError("--seed must be at least 0")
+        if args.fast_math != "none" and args.backend != "jit":
+            raise ToolError(
+                "--fast-math is for compiled code: use it with --backend jit"
+            )
         directory = save_directory(args.save_dir) if args.save_dir else None
         module = load_module(args.file)
         function = select_function(module, args.entry, args.file)
@@ -308,7 +327,7 @@ def main(argv: list[str] | None = None) -> int:
         else:
             inputs = _random_inputs(function, args.seed, args.dim_size)
         if args.backend == "jit":
-            outcome = _run_compiled(module, name, inputs, args.file)
+            outcome = _run_compiled(module, name, inputs, args.file, args.fast_math)
         else:
             outcome = _run_interpreted(module, name, inputs, args.file)
         result_types = function.function_type.outputs.data
