@@ -4,6 +4,7 @@
 
     compiled = compile_module(module)          # a ModuleOp, tensors or memrefs
     result = compiled["square"](x)             # numpy arrays and Python scalars in
+    compiled["square"](x, out=y)               # the result copied into y
     compiled.compile_seconds                   # what compiling took, by stage
 
 A call that fails a run-time check raises `JitError` with the
@@ -18,9 +19,12 @@ The package, by concept:
   renaming of defined functions);
 - `failures`: how a call fails (its context, the message);
 - `writes`: which memref arguments and globals a function may write;
-- `compiled`: what it returns (`JitModule`, `JitFunction`, `run_function`)
-  and how a call converts numpy values, by `linalg_ext.calling_convention`
-  (the convention the upstream oracle, `linalg_ext.upstream`, uses too);
+- `compiled`: what it returns (`JitModule`, `JitFunction`, `run_function`);
+- `call_plan`, `call_results`: how a call converts numpy values and results
+  (`out=` too), prepared once per function, by
+  `linalg_ext.calling_convention` (the convention the upstream oracle,
+  `linalg_ext.upstream`, uses too);
+- `errors`: `JitError`;
 - `memory`: memory tracking (`TRACKER`, per call `CallMemory`) and the
   ownership of returned buffers.
 
@@ -34,15 +38,15 @@ current and peak) and, per call, what the call holds (`CallMemory`), so
 that calls from several threads at once each know their own leaks.
 """
 
+from linalg_ext.jit.call_results import GLOBAL_MARKER
 from linalg_ext.jit.compiled import (
-    GLOBAL_MARKER,
     CompileTimes,
     JitError,
     JitFunction,
     JitModule,
     run_function,
 )
-from linalg_ext.jit.compiler import BUFFERIZATION, compile_module
+from linalg_ext.jit.compiler import BUFFERIZATION, compile_module, optimized_llvm_ir
 from linalg_ext.jit.llvm_additions import (
     ALLOCATION_FAILED,
     CLOCK_MONOTONIC,
@@ -74,5 +78,6 @@ __all__ = [
     "JitModule",
     "MemoryTracker",
     "compile_module",
+    "optimized_llvm_ir",
     "run_function",
 ]

@@ -16,7 +16,9 @@ arguments and reading results by `linalg_ext.calling_convention`:
 - a memref result comes back as a numpy array: a buffer the call allocated
   is owned by that array (freed when it is collected, no leak); a view of
   an argument is a view of that array; a constant (a `memref.global`) is
-  copied. Several results come back as a tuple, none as None.
+  copied. Several results come back as a tuple, none as None. With
+  `out=`, memref results are copied into the caller's arrays instead
+  (linalg_ext/jit/call_plan.py).
 
 A call that fails a run-time check (or cannot allocate) ends there and
 raises `JitError` with the interpreter's message
@@ -32,47 +34,25 @@ from __future__ import annotations
 
 import ctypes
 import threading
-from collections.abc import Callable, Sequence
-from contextlib import nullcontext
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
-from xdsl.dialects.builtin import MemRefType
 from xdsl.ir import Attribute
 
-from linalg_ext.calling_convention import (
-    ArgumentError,
-    RawMemory,
-    array_view,
-    python_scalar,
-    result_fields,
-    slot_converter,
-    value_dtype,
-)
-from linalg_ext.jit.failures import (
-    FAILED,
-    failure_message,
-    free_live_buffers,
-    new_context,
-)
-from linalg_ext.jit.memory import CallMemory, OwnedBuffer, tracking_call
+from linalg_ext.calling_convention import ArgumentError
+from linalg_ext.jit.call_plan import CallPlan
+from linalg_ext.jit.call_results import owned_pointer
+from linalg_ext.jit.errors import JitError
+from linalg_ext.jit.memory import CallMemory
 from linalg_ext.running import FunctionRun
-
-GLOBAL_MARKER = 0xDEADBEEF
-"""The allocated pointer finalize-memref-to-llvm gives `memref.get_global`
-descriptors (as upstream): such a buffer is a constant, never freed."""
 
 PACKED_SIGNATURE = ctypes.CFUNCTYPE(
     ctypes.c_int32, ctypes.c_void_p, ctypes.c_void_p, ctypes.c_void_p, ctypes.c_void_p
 )
 """`int32 _lx_packed_<name>(int64 *slots, void *result, int64 *nanoseconds,
 int64 *context)`: 0, or 1 when the call failed."""
-
-
-class JitError(Exception):
-    """Compiling or calling failed: the message says which function and why,
-    or, for a call that failed at run time, is the interpreter's message."""
 
 
 @dataclass
@@ -96,80 +76,62 @@ class JitFunction:
     _turns: threading.Lock | None = None
     """Taken around each call when the module has mutable globals (shared by
     its functions): calls then take turns."""
-    _converters: list[Callable[[Any], tuple[Any, np.ndarray | None]]] = field(
-        default_factory=list[Callable[[Any], tuple[Any, np.ndarray | None]]]
-    )
-    """Per argument: value -> (its C value, the array it is passed as)."""
     _elapsed: Any = field(default_factory=ctypes.c_int64)
     """Nanoseconds the last call took, written by the entry point."""
+    _plan: CallPlan | None = field(default=None, repr=False, compare=False)
+    """How a call packs arguments and reads results (`call_plan`), made at
+    the first call."""
 
-    def call(self, *arguments: Any) -> tuple[Any, list[Any]]:
+    def call(self, *arguments: Any, out: Any = None) -> tuple[Any, list[Any]]:
         """Call; returns the result(s) and the arrays the arguments were passed
         as (what memref arguments look like after the call)."""
-        result, passed, _ = self.call_tracked(*arguments)
+        result, passed, _ = self.call_tracked(*arguments, out=out)
         return result, passed
 
-    def call_tracked(self, *arguments: Any) -> tuple[Any, list[Any], CallMemory]:
+    def call_tracked(
+        self, *arguments: Any, out: Any = None
+    ) -> tuple[Any, list[Any], CallMemory]:
         """`call`, and what the call allocated and neither freed nor
         returned (known when the module is tracked; empty otherwise)."""
+        result, passed, memory = self._call(arguments, out)
+        return result, passed, memory if memory is not None else CallMemory()
+
+    def __call__(self, *arguments: Any, out: Any = None) -> Any:
+        """The result(s) of calling with `arguments`. `out`: arrays the
+        memref results are copied into and returned as, one per result (an
+        array for the one result, or a tuple with None where the result
+        comes back as usual); the buffer the call allocated is freed at
+        once (linalg_ext/jit/call_plan.py)."""
+        plan = self._plan
+        if plan is not None and len(arguments) == plan.argument_count:
+            return plan.call(arguments, out)[0]
+        return self._call(arguments, out)[0]
+
+    def _call(
+        self, arguments: Sequence[Any], out: Any
+    ) -> tuple[Any, list[Any], CallMemory | None]:
         if len(arguments) != len(self.argument_types):
             raise JitError(
                 f"@{self.name} takes {len(self.argument_types)} arguments, "
                 f"got {len(arguments)}"
             )
-        try:
-            if not self._converters:
-                written = self._written or [False] * len(self.argument_types)
-                self._converters = [
-                    slot_converter(f"argument #{i} of @{self.name}", t, w)
-                    for i, (t, w) in enumerate(
-                        zip(self.argument_types, written, strict=True)
-                    )
-                ]
-            flat: list[int] = []
-            passed: list[Any] = []
-            inputs_by_pointer: dict[int, np.ndarray] = {}
-            for convert, value in zip(self._converters, arguments, strict=True):
-                slots, array = convert(value)
-                if array is not None:
-                    # slots[0]: the descriptor's allocated pointer.
-                    inputs_by_pointer.setdefault(slots[0], array)
-                    passed.append(array)
-                else:
-                    passed.append(value)
-                flat += slots
-        except ArgumentError as error:
-            raise JitError(str(error)) from error
-        # The slots as one int64 array, built by ctypes (`pack_slots`' layout):
-        # cheaper from Python than a numpy array's address.
-        packed = (ctypes.c_int64 * len(flat))(*flat)
-        result = self._result_ctype() if self._result_ctype is not None else None
-        context = new_context()
-        entry_arguments = (
-            packed,
-            ctypes.addressof(result) if result is not None else None,
-            ctypes.addressof(self._elapsed),
-            context,
-        )
-        if self._turns is None and not self._tracked:
-            memory = CallMemory()
-            if self._entry(*entry_arguments) == FAILED:
-                free_live_buffers(context)
-                raise JitError(failure_message(context))
-            return self._unpack(result, inputs_by_pointer, memory), passed, memory
-        with (
-            self._turns or nullcontext(),
-            tracking_call() if self._tracked else nullcontext(CallMemory()) as memory,
-        ):
-            if self._entry(*entry_arguments) == FAILED:
-                memory.free_all()
-                free_live_buffers(context)
-                raise JitError(failure_message(context))
-            unpacked = self._unpack(result, inputs_by_pointer, memory)
-        return unpacked, passed, memory
-
-    def __call__(self, *arguments: Any) -> Any:
-        return self.call(*arguments)[0]
+        plan = self._plan
+        if plan is None:
+            try:
+                plan = self._plan = CallPlan(
+                    self.name,
+                    self.argument_types,
+                    self.result_types,
+                    self._written or [False] * len(self.argument_types),
+                    self._result_ctype,
+                    self._entry,
+                    self._elapsed,
+                    self._tracked,
+                    self._turns,
+                )
+            except ArgumentError as error:
+                raise JitError(str(error)) from error
+        return plan.call(arguments, out)
 
     @property
     def last_call_seconds(self) -> float:
@@ -178,56 +140,6 @@ class JitFunction:
         the entry point): what benchmarks compare with upstream's `rtclock`
         timings."""
         return self._elapsed.value / 1e9
-
-    def _unpack(
-        self, result: Any, inputs: dict[int, np.ndarray], memory: CallMemory
-    ) -> Any:
-        if result is None:
-            return None
-        owners: dict[int, OwnedBuffer] = {}
-        unpacked = [
-            self._python_value(value, type_, inputs, owners, memory)
-            for value, type_ in zip(
-                result_fields(result, len(self.result_types)),
-                self.result_types,
-                strict=True,
-            )
-        ]
-        return unpacked[0] if len(unpacked) == 1 else tuple(unpacked)
-
-    def _python_value(
-        self,
-        value: Any,
-        type_: Attribute,
-        inputs: dict[int, np.ndarray],
-        owners: dict[int, OwnedBuffer],
-        memory: CallMemory,
-    ) -> Any:
-        """A result as numpy sees it: a buffer the call allocated is owned
-        by the array (one owner per buffer, shared by the results that view
-        it); a view of an argument keeps that argument's array alive."""
-        if not isinstance(type_, MemRefType):
-            return python_scalar(value, type_)
-        dtype = value_dtype(type_)
-        allocated = value.allocated or 0
-        if allocated == GLOBAL_MARKER:
-            return array_view(value, dtype).copy()
-        if allocated in inputs:
-            owner: Any = inputs[allocated]
-            if not owner.flags.writeable:
-                # A view of a read-only argument is read-only too.
-                view = array_view(value, dtype, owner)
-                view.flags.writeable = False
-                return view
-        else:
-            owner = owners.get(allocated)
-            if owner is None and allocated:
-                owner = owners[allocated] = OwnedBuffer(
-                    allocated, self._tracked, memory
-                )
-        # An empty result is a fresh array; a buffer allocated for it is
-        # freed with `owners`.
-        return array_view(value, dtype, owner)
 
 
 @dataclass
@@ -277,7 +189,7 @@ def run_function(compiled: JitModule, name: str, inputs: Sequence[Any]) -> Funct
         results = [result]
     leaks: list[str] = []
     if compiled.tracked:
-        returned = {_base_pointer(r) for r in results if isinstance(r, np.ndarray)}
+        returned = {owned_pointer(r) for r in results if isinstance(r, np.ndarray)}
         for pointer, size in list(memory.live.items()):
             if pointer not in returned:
                 leaks.append(f"{size} bytes allocated by the compiled @{name}")
@@ -291,13 +203,3 @@ def run_function(compiled: JitModule, name: str, inputs: Sequence[Any]) -> Funct
         ],
         leaks=leaks,
     )
-
-
-def _base_pointer(array: np.ndarray) -> int | None:
-    """The buffer a result array owns, if it owns one."""
-    base = array
-    while isinstance(base, np.ndarray) and base.base is not None:
-        base = base.base
-    if isinstance(base, RawMemory) and isinstance(base.owner, OwnedBuffer):
-        return base.owner.pointer
-    return None
