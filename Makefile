@@ -25,6 +25,19 @@ $(STAMP): pyproject.toml
 
 venv: $(STAMP)
 
+# make bench's extras, best effort (the bench says what is missing): the
+# `bench` extra (matplotlib, for the chart) and the `iree` extra (IREE's
+# compiler and runtime, a column of the standing bench), each on its own so
+# that one without wheels for this machine does not keep out the other.
+BENCH_STAMP := $(VENV)/.bench-installed
+
+$(BENCH_STAMP): $(STAMP)
+	@for extra in bench iree; do \
+	  $(BIN)/python -m pip install -e ".[$$extra]" >> $(INSTALL_LOG) 2>&1 \
+	    || echo "note: the $$extra extra could not be installed (see $(INSTALL_LOG))"; \
+	done
+	@touch $(BENCH_STAMP)
+
 # A second environment with plain xDSL (same versions as $(VENV), without this
 # package): the reference for test-xdsl-compat and the start-up benchmark.
 PLAIN_VENV := .venv-xdsl
@@ -130,14 +143,22 @@ fuzz: $(STAMP)
 ## xdsl-opt's start-up with our package installed vs plain xDSL, and fuse_ext's
 ## compile time on 16..1000 residual blocks vs upstream's transform.structured.fuse
 ## plus attention (seq 4096) unfused vs flash form, time and peak memory
-## (progress on stderr).
-bench: $(STAMP)
+## (progress on stderr); a matmul and a row sum compiled in each fast-math mode
+## (none, contract, reassoc, fast); the per-call overhead from Python (ours,
+## with and without out=, vs numpy and IREE); last, the standing of our compiled code against
+## upstream, IREE and numpy on issue 19's workloads, with the machine's measured
+## peak, written to build/bench/results.json and (matplotlib) build/bench/standing.png.
+bench: $(BENCH_STAMP)
 	$(BIN)/python bench/native_bench.py
 	$(BIN)/python bench/interpreter_bench.py
 	$(BIN)/python bench/fuse_pad_bench.py
 	$(BIN)/python bench/fuse_elementwise_bench.py
 	$(BIN)/python bench/startup_bench.py
 	$(BIN)/python bench/fuse_ext_bench.py
+	$(BIN)/python bench/fast_math_bench.py
+	$(BIN)/python bench/call_bench.py
+	$(BIN)/python bench/standing_bench.py --json build/bench/results.json \
+	  --chart build/bench/standing.png
 
 clean:
 	rm -rf $(VENV) $(PLAIN_VENV) build *.egg-info .pytest_cache

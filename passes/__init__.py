@@ -169,6 +169,14 @@ def _transform_dialect_interpreter() -> type[ModulePass]:
     return TransformDialectInterpreterPass
 
 
+def _math_polynomial_approximation() -> type[ModulePass]:
+    from linalg_ext.passes.math_polynomial_approximation import (
+        MathPolynomialApproximationPass,
+    )
+
+    return MathPolynomialApproximationPass
+
+
 ALL_PASSES: dict[str, Callable[[], type[ModulePass]]] = {
     "convert-arith-to-llvm": _convert_arith_to_llvm,
     "convert-cf-to-llvm": _convert_cf_to_llvm,
@@ -195,4 +203,5 @@ ALL_PASSES: dict[str, Callable[[], type[ModulePass]]] = {
     "test-linalg-greedy-fusion": _test_linalg_greedy_fusion,
     "linalg-op-tile": _linalg_op_tile,
     "transform-dialect-interpreter": _transform_dialect_interpreter,
+    "math-polynomial-approximation-ext": _math_polynomial_approximation,
 }

@@ -6,7 +6,8 @@ takes it to machine code without `mlir-opt`:
 
     convert-linalg-ext-to-loops, convert-linalg-to-loops-ext,
     [insert-runtime-checks], lower-affine-ext, convert-scf-to-cf-ext,
-    convert-cf-to-llvm, convert-math-to-llvm, convert-arith-to-llvm,
+    convert-cf-to-llvm, [math-polynomial-approximation-ext],
+    convert-math-to-llvm, convert-arith-to-llvm,
     convert-index-to-llvm, finalize-memref-to-llvm, convert-func-to-llvm,
     reconcile-unrealized-casts
 
@@ -19,6 +20,9 @@ loads, stores, divisions and loop steps (`rtcheck.assert`, lowered by
 convert-cf-to-llvm). At the end every op must be an `llvm` op (or the
 module): the first one that is not is reported, naming it, and the module
 is left as it was.
+
+With `fast-math` (`contract`, `reassoc`, `fast`), convert-arith-to-llvm adds
+fast-math flags to the float ops (docs/jit.md, "Floating-point contract").
 
 The pass is a `StagedPass`: `stages()` returns the steps as configured pass
 instances, the list `apply` runs and `linalg-ext-opt --print-between-passes`
@@ -36,6 +40,7 @@ from xdsl.ir import Operation
 from xdsl.passes import ModulePass
 
 from linalg_ext.diagnostics import OpPassFailed
+from linalg_ext.lowering.fast_math import FastMathMode
 from linalg_ext.transforms.staged import StagedPass
 
 LOWERING_STEPS = (
@@ -53,7 +58,12 @@ LOWERING_STEPS = (
     "reconcile-unrealized-casts",
 )
 """The passes `lower-to-llvm` runs, in order (`insert-runtime-checks` only
-with `runtime-checks`)."""
+with `runtime-checks`; APPROXIMATION_STEP before convert-math-to-llvm with
+`approximate-math`)."""
+
+APPROXIMATION_STEP = "math-polynomial-approximation-ext"
+"""The pass that `approximate-math` (or `fast-math=fast`) runs before
+convert-math-to-llvm: f32 math functions as vectorisable polynomials."""
 
 CHECKED_STEPS = frozenset(
     {"convert-linalg-ext-to-loops", "convert-linalg-to-loops-ext"}
@@ -107,6 +117,29 @@ class LowerToLLVMPass(StagedPass):
     accesses are checked as such, with their own messages), so that a failing
     check stops the compiled call with the interpreter's message."""
 
+    approximate_math: bool = False
+    """Run `math-polynomial-approximation-ext` before convert-math-to-llvm
+    (also done with `fast-math=fast`): f32 `exp`, `log`, `log2`, `log1p`,
+    `expm1`, `tanh`, `erf` become polynomials within 1 to 4 ulps instead of
+    libm calls, so that LLVM vectorises the loops around them. Off by
+    default: where the loop stays scalar for another reason (a sum of
+    exponentials without `fast-math=reassoc`), glibc's scalar functions are
+    faster (docs/passes/math-polynomial-approximation-ext.md)."""
+
+    fast_math: FastMathMode = "none"
+    """What compiled code may do to float arithmetic, passed to
+    convert-arith-to-llvm (`linalg_ext.lowering.fast_math`): `none` rounds
+    every op as written, in the order of the loops, `contract`
+    allows fused multiply-adds, `reassoc` also reordered sums and products
+    (vectorised reductions), `fast` all seven flags on every float op (NaN
+    and infinities then give undefined results)."""
+
+    @property
+    def approximates_math(self) -> bool:
+        """Whether APPROXIMATION_STEP runs: asked for, or allowed by
+        `fast-math=fast` (whose `afn` flag lets LLVM approximate functions)."""
+        return self.approximate_math or self.fast_math == "fast"
+
     def stages(self) -> tuple[ModulePass, ...]:
         """One pass per name of LOWERING_STEPS, with this pass's options."""
         stages: list[ModulePass] = []
@@ -115,11 +148,15 @@ class LowerToLLVMPass(StagedPass):
                 continue
             # The registry types each pass as a plain ModulePass: an option
             # goes to it by name, as in a pass pipeline's text.
-            options: dict[str, bool] = {}
+            options: dict[str, bool | str] = {}
             if step == "finalize-memref-to-llvm":
                 options["use_generic_functions"] = self.use_generic_functions
             if step in CHECKED_STEPS and self.runtime_checks:
                 options["runtime_checks"] = True
+            if step == "convert-arith-to-llvm" and self.fast_math != "none":
+                options["fast_math"] = self.fast_math
+            if step == "convert-math-to-llvm" and self.approximates_math:
+                stages.append(_pass_class(APPROXIMATION_STEP)())
             stages.append(_pass_class(step)(**options))
         return tuple(stages)
 

@@ -63,6 +63,7 @@ from linalg_ext.jit.llvm_additions import (
 )
 from linalg_ext.jit.memory import bind_tracking_symbols
 from linalg_ext.jit.writes import unwritten_globals, written_arguments
+from linalg_ext.lowering.fast_math import FastMathMode, check_fast_math_mode
 from linalg_ext.pipelines import apply_pipeline
 
 BUFFERIZATION = (
@@ -151,12 +152,10 @@ def _results_ctype(name: str, outputs: list[Attribute]) -> Any:
         raise JitError(f"@{name}: no C layout for its results {outputs}") from error
 
 
-def _compile_llvm_ir(llvm_ir: str, opt_level: int, track_memory: bool) -> Any:
-    """Optimize and compile the IR for the host; the execution engine."""
+def _optimized(llvm_ir: str, opt_level: int, machine: Any) -> Any:
+    """The IR parsed, verified and optimized for `machine` (llvmlite's
+    module)."""
     binding = llvm_binding()
-    if track_memory:
-        bind_tracking_symbols(binding)
-    machine = _host_target_machine(opt_level)
     try:
         parsed = binding.parse_assembly(llvm_ir)
         parsed.triple = machine.triple
@@ -170,6 +169,24 @@ def _compile_llvm_ir(llvm_ir: str, opt_level: int, track_memory: bool) -> Any:
         tuning.slp_vectorization = True
         builder = binding.create_pass_builder(machine, tuning)
         builder.getModulePassManager().run(parsed, builder)
+    return parsed
+
+
+def optimized_llvm_ir(llvm_ir: str, opt_level: int = 3) -> str:
+    """The LLVM IR `compile_module` hands to MCJIT for `llvm_ir` (a
+    `JitModule.llvm_ir`, before optimization): optimized at `opt_level` for
+    the host CPU as it does, so one can see what LLVM made of a loop
+    (vectorised or not, fused multiply-adds)."""
+    return str(_optimized(llvm_ir, opt_level, _host_target_machine(opt_level)))
+
+
+def _compile_llvm_ir(llvm_ir: str, opt_level: int, track_memory: bool) -> Any:
+    """Optimize and compile the IR for the host; the execution engine."""
+    binding = llvm_binding()
+    if track_memory:
+        bind_tracking_symbols(binding)
+    machine = _host_target_machine(opt_level)
+    parsed = _optimized(llvm_ir, opt_level, machine)
     engine = binding.create_mcjit_compiler(parsed, machine)
     engine.finalize_object()
     return engine
@@ -221,9 +238,13 @@ def _verify(module: ModuleOp) -> None:
 
 
 def _check_options(
-    opt_level: object, track_memory: object, runtime_checks: object
+    opt_level: object, track_memory: object, runtime_checks: object, fast_math: object
 ) -> None:
     """Raise a one-line `JitError` for an option of the wrong type or range."""
+    try:
+        check_fast_math_mode(fast_math, "compile_module: fast_math")
+    except ValueError as error:
+        raise JitError(str(error)) from None
     if (
         isinstance(opt_level, bool)
         or not isinstance(opt_level, int)
@@ -248,6 +269,7 @@ def compile_module(
     opt_level: int = 3,
     track_memory: bool = False,
     runtime_checks: bool = True,
+    fast_math: FastMathMode = "none",
 ) -> JitModule:
     """Compile every public function of `module` (see the module docstring).
 
@@ -257,12 +279,21 @@ def compile_module(
     `lower-to-llvm`'s `runtime-checks` adds (`cf.assert` and allocation
     failures are checked either way).
 
+    `fast_math`: what compiled code may do to float arithmetic
+    (`lower-to-llvm`'s `fast-math`; docs/jit.md, "Floating-point
+    contract"): `"none"` (the default) rounds every op as written, in the
+    order of the loops; `"contract"` allows fused multiply-adds; `"reassoc"`
+    also reordered sums and products (vectorised reductions); `"fast"` sets
+    all fast-math flags on every float op (a NaN or infinity then gives an
+    undefined result).
+
     Raises `JitError` naming what could not be compiled (also for a
     `module` that is not a `ModuleOp`, or does not verify, and for an option
-    out of range: `opt_level` an int in 0..3, the others bools)."""
+    out of range: `opt_level` an int in 0..3, `fast_math` one of
+    `FAST_MATH_MODES`, the others bools)."""
     from linalg_ext.compat import install
 
-    _check_options(opt_level, track_memory, runtime_checks)
+    _check_options(opt_level, track_memory, runtime_checks, fast_math)
     if not isinstance(module, ModuleOp):
         raise JitError(
             f"compile_module takes a builtin.module (a ModuleOp), not "
@@ -309,7 +340,9 @@ def compile_module(
     from linalg_ext.passes.lower_to_llvm import LowerToLLVMPass
 
     lowering = LowerToLLVMPass(
-        use_generic_functions=track_memory, runtime_checks=runtime_checks
+        use_generic_functions=track_memory,
+        runtime_checks=runtime_checks,
+        fast_math=fast_math,
     )
     with _stage("lowering"):
         lowering.apply(make_context(), work)

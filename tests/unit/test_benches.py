@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import shutil
 import subprocess
 import sys
@@ -79,3 +80,80 @@ def test_startup_bench_times_both_files_without_judging_in_quick_mode():
         assert "not judged (--quick)" in result.stdout
     else:
         assert "no plain xDSL venv" in result.stdout
+
+
+def test_standing_bench_writes_every_workload_with_a_time_or_a_reason(tmp_path):
+    # Small sizes; the script checks every result of ours, IREE and numpy
+    # against numpy (exit 1 when one is wrong). Two variants are skipped to
+    # keep this fast: their rows must say so.
+    numbers, chart = tmp_path / "results.json", tmp_path / "standing.png"
+    command = [sys.executable, str(REPO / "bench" / "standing_bench.py"), "--quick"]
+    command += ["--skip", "IREE data-tiled", "--skip", "ours fast-math"]
+    command += ["--json", str(numbers), "--chart", str(chart)]
+    result = subprocess.run(command, capture_output=True, text=True)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.startswith("machine: ")
+    assert "1/8 matmul 32³: ours" in result.stderr  # progress
+    document = json.loads(numbers.read_text())
+    assert document["machine"] == result.stdout.splitlines()[0]
+    assert document["quick"] is True
+    assert document["peak"]["sgemm_gflops"] > 0 and document["peak"]["copy_gbs"] > 0
+    assert {"ours", "upstream", "IREE", "IREE data-tiled", "numpy"} <= set(
+        document["systems"]
+    )
+    keys = [row["key"] for row in document["workloads"]]
+    assert keys == [
+        "matmul_32",
+        "matmul_64",
+        "matmul_bias_relu_64",
+        "attention_256_unfused",
+        "attention_256_flash",
+        "softmax_128",
+        "add_mul_128",
+        "call_overhead",
+    ]
+    fields = {"seconds", "rate", "unit", "skipped", "compile_seconds", "error"}
+    fields.add("heap_peak_bytes")
+    for row in document["workloads"]:
+        assert row["unit"] in ("GFLOP/s", "GB/s", "")
+        assert set(row["results"]) == set(document["systems"])
+        for system, cell in row["results"].items():
+            assert set(cell) == fields, (row["key"], system)
+            assert cell["error"] is None
+            # Ran (a time, and a rate where the row has a unit), or says why not.
+            if cell["seconds"] is None:
+                assert cell["skipped"], (row["key"], system)
+            else:
+                assert cell["skipped"] is None and cell["seconds"] >= 0
+                if row["unit"] and cell["seconds"] > 0:
+                    assert cell["rate"] > 0
+        for system in ("ours", "numpy"):  # always there
+            assert row["results"][system]["seconds"] is not None, row["key"]
+        iree = row["results"]["IREE"]
+        if row["key"].startswith("matmul"):  # a time, unless IREE is missing
+            assert iree["seconds"] is not None or "not installed" in iree["skipped"]
+        for system in ("IREE data-tiled", "ours fast-math"):
+            if system in row["results"]:
+                assert row["results"][system]["skipped"] == "skipped (--skip)"
+    # The flash form never holds the whole score matrix (256² f32).
+    heap = {
+        row["key"]: row["results"]["ours"]["heap_peak_bytes"]
+        for row in document["workloads"]
+    }
+    assert (
+        0 < heap["attention_256_flash"] < 256 * 256 * 4 <= heap["attention_256_unfused"]
+    )
+    # Issue 19's ratios: one per matmul size and per flash row, at least.
+    statuses = [(t["key"], t["status"]) for t in document["targets"]]
+    assert {status for _, status in statuses} <= {"met", "not yet", "n/a"}
+    assert {key for key, _ in statuses} == set(keys) - {
+        "attention_256_unfused",
+        "add_mul_128",
+        "call_overhead",
+    }
+    try:
+        import matplotlib  # noqa: F401
+    except ImportError:
+        assert not chart.exists() and "matplotlib is not installed" in result.stdout
+    else:
+        assert chart.read_bytes().startswith(b"\x89PNG")

@@ -236,7 +236,8 @@ def passes():
         (
             "lower-to-llvm{allow_recompute=1}",
             "pass 'lower-to-llvm' has no option 'allow_recompute'; "
-            "its options: runtime-checks, use-generic-functions",
+            "its options: approximate-math, fast-math, runtime-checks, "
+            "use-generic-functions",
         ),
         (
             "lower-to-llvm{use-generic-functions=3}",
