@@ -238,7 +238,11 @@ def _verify(module: ModuleOp) -> None:
 
 
 def _check_options(
-    opt_level: object, track_memory: object, runtime_checks: object, fast_math: object
+    opt_level: object,
+    track_memory: object,
+    runtime_checks: object,
+    fast_math: object,
+    approximate_math: object = False,
 ) -> None:
     """Raise a one-line `JitError` for an option of the wrong type or range."""
     try:
@@ -256,6 +260,7 @@ def _check_options(
     for name, value in (
         ("track_memory", track_memory),
         ("runtime_checks", runtime_checks),
+        ("approximate_math", approximate_math),
     ):
         if not isinstance(value, bool):
             raise JitError(
@@ -270,6 +275,7 @@ def compile_module(
     track_memory: bool = False,
     runtime_checks: bool = True,
     fast_math: FastMathMode = "none",
+    approximate_math: bool = False,
 ) -> JitModule:
     """Compile every public function of `module` (see the module docstring).
 
@@ -287,13 +293,18 @@ def compile_module(
     all fast-math flags on every float op (a NaN or infinity then gives an
     undefined result).
 
+    `approximate_math`: f32 `exp`, `log`, `tanh`, `erf`, ... become
+    polynomials (`math-polynomial-approximation-ext`, 1 to 4 ulps) instead
+    of libm calls, so loops with them vectorise; `fast_math="fast"` implies
+    it.
+
     Raises `JitError` naming what could not be compiled (also for a
     `module` that is not a `ModuleOp`, or does not verify, and for an option
     out of range: `opt_level` an int in 0..3, `fast_math` one of
     `FAST_MATH_MODES`, the others bools)."""
     from linalg_ext.compat import install
 
-    _check_options(opt_level, track_memory, runtime_checks, fast_math)
+    _check_options(opt_level, track_memory, runtime_checks, fast_math, approximate_math)
     if not isinstance(module, ModuleOp):
         raise JitError(
             f"compile_module takes a builtin.module (a ModuleOp), not "
@@ -343,6 +354,7 @@ def compile_module(
         use_generic_functions=track_memory,
         runtime_checks=runtime_checks,
         fast_math=fast_math,
+        approximate_math=approximate_math,
     )
     with _stage("lowering"):
         lowering.apply(make_context(), work)

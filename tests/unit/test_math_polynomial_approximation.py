@@ -275,3 +275,23 @@ def test_lower_to_llvm_runs_it_before_convert_math_to_llvm():
     for approximating in (names(approximate_math=True), names(fast_math="fast")):
         position = approximating.index(APPROXIMATION_STEP)
         assert approximating[position + 1] == "convert-math-to-llvm"
+
+
+def test_compile_module_takes_approximate_math():
+    from linalg_ext.jit import JitError
+
+    text = """
+func.func @main(%x: tensor<64xf32>) -> tensor<64xf32> {
+  %e = tensor.empty() : tensor<64xf32>
+  %r = linalg.exp ins(%x : tensor<64xf32>) outs(%e : tensor<64xf32>) -> tensor<64xf32>
+  return %r : tensor<64xf32>
+}
+"""
+    x = np.linspace(-10, 10, 64, dtype=np.float32)
+    exact = compile_module(parse_module(text))["main"](x)
+    approximated = compile_module(parse_module(text), approximate_math=True)
+    assert "llvm.exp.f32" not in approximated.llvm_ir
+    assert "llvm.exp.f32" in compile_module(parse_module(text)).llvm_ir
+    np.testing.assert_allclose(approximated["main"](x), exact, rtol=4e-7)
+    with pytest.raises(JitError, match="approximate_math must be True or False"):
+        compile_module(parse_module(text), approximate_math="yes")  # type: ignore[arg-type]
