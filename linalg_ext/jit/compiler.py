@@ -237,6 +237,17 @@ def _verify(module: ModuleOp) -> None:
         ) from error
 
 
+def _drop_transform_scripts(module: ModuleOp) -> None:
+    """Erase the top-level ops of the `transform` dialect (a
+    `transform.sequence` left by `transform-dialect-interpreter`, whose
+    default keeps it as ByteIR's does, or a `named_sequence`): they are
+    scripts about the code, not code, and the interpreter ignores them too."""
+    for op in list(module.ops):
+        if op.dialect_name() == "transform":
+            op.detach()
+            op.erase()
+
+
 def _check_options(
     opt_level: object,
     track_memory: object,
@@ -315,6 +326,7 @@ def compile_module(
     _verify(module)
     times = CompileTimes()
     work = module.clone()
+    _drop_transform_scripts(work)
     start = time.perf_counter()
     tensor_arguments = {
         name: [isinstance(t, TensorType) for t in op.function_type.inputs.data]
