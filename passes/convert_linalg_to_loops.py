@@ -88,7 +88,7 @@ from linalg_ext.lowering.runtime_checks import (
     assert_that,
     check_equal,
 )
-from linalg_ext.lowering.structured_scalar import loop_bound_sources
+from linalg_ext.lowering.structured_scalar import inline_body, loop_bound_sources
 from linalg_ext.transforms.generalize import GENERALIZED_OPS, generalize
 
 BODY_OPS = frozenset({linalg.YieldOp.name, linalg.IndexOp.name})
@@ -456,16 +456,7 @@ class _Lowering:
                 mapping[arg] = accumulators[position - self.num_inputs]
             elif arg.uses:
                 mapping[arg] = _load(b, operand, map_, ivs)
-        for op in block.ops:
-            if isinstance(op, linalg.YieldOp):
-                yielded = [mapping.get(v, v) for v in op.operands]
-                break
-            if isinstance(op, linalg.IndexOp):
-                mapping[op.result] = ivs[op.dim.value.data]
-                continue
-            b.insert(op.clone(value_mapper=mapping))
-        else:
-            raise AssertionError("a linalg body ends with linalg.yield")
+        yielded = inline_body(b, block, mapping, ivs)
         if accumulators is not None:
             return yielded
         outputs = generic.outputs

@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from xdsl.dialects import scf
 from xdsl.dialects.builtin import MemRefType, TensorType
 from xdsl.dialects.linalg import ops as linalg
-from xdsl.ir import Operation, SSAValue
+from xdsl.ir import Block, Operation, SSAValue
 from xdsl.ir.affine import AffineDimExpr
 
 from linalg_ext.lowering.loop_nest import LoopNestBuilder, map_indices
@@ -103,6 +103,25 @@ def scalar_loop_count(op: Operation) -> int:
     return count
 
 
+def inline_body(
+    b: LoopNestBuilder,
+    block: Block,
+    mapping: dict[SSAValue, SSAValue],
+    ivs: Sequence[SSAValue],
+) -> list[SSAValue]:
+    """Clone the ops of a Linalg body at the point `ivs` (its arguments
+    already in `mapping`; `linalg.index` is the induction variable of its
+    loop); returns the values it yields, mapped."""
+    for body_op in block.ops:
+        if isinstance(body_op, linalg.YieldOp):
+            return [mapping.get(v, v) for v in body_op.operands]
+        if isinstance(body_op, linalg.IndexOp):
+            mapping[body_op.result] = ivs[body_op.dim.value.data]
+            continue
+        b.insert(body_op.clone(value_mapper=mapping))
+    raise AssertionError("a linalg body ends with linalg.yield")
+
+
 def _scalar_body(
     b: LoopNestBuilder, generic: linalg.GenericOp, ivs: Sequence[SSAValue]
 ) -> None:
@@ -117,15 +136,7 @@ def _scalar_body(
             mapping[arg] = b.load(operand, map_indices(b, map_, ivs))
         else:
             mapping[arg] = operand  # a scalar input is its own element
-    yielded: list[SSAValue] = []
-    for body_op in block.ops:
-        if isinstance(body_op, linalg.YieldOp):
-            yielded = [mapping.get(v, v) for v in body_op.operands]
-            break
-        if isinstance(body_op, linalg.IndexOp):
-            mapping[body_op.result] = ivs[body_op.dim.value.data]
-            continue
-        b.insert(body_op.clone(value_mapper=mapping))
+    yielded = inline_body(b, block, mapping, ivs)
     output_maps = maps[len(generic.inputs) :]
     for value, output, map_ in zip(yielded, generic.outputs, output_maps, strict=True):
         b.store(value, output, map_indices(b, map_, ivs))

@@ -34,11 +34,12 @@ from __future__ import annotations
 from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass, field
 
-from xdsl.dialects import arith, scf, tensor
-from xdsl.dialects.builtin import DYNAMIC_INDEX, IntegerAttr, TensorType
+from xdsl.dialects import scf, tensor
+from xdsl.dialects.builtin import DYNAMIC_INDEX, TensorType
 from xdsl.ir import Block, Operation, OpResult, SSAValue
 from xdsl.ir.affine import AffineExpr, AffineMap
 from xdsl.rewriter import InsertPoint, Rewriter
+from xdsl.transforms.canonicalization_patterns.utils import const_evaluate_operand
 
 from linalg_ext.tiling.dims import simplify_tensor_dims
 from linalg_ext.tiling.fusion import (
@@ -63,7 +64,11 @@ from linalg_ext.transforms.mixed_sizes import (
     min_mixed,
     sum_mixed,
 )
-from linalg_ext.transforms.ordering import ancestor_in, sort_topologically
+from linalg_ext.transforms.ordering import (
+    ancestor_in,
+    isolated_scope,
+    sort_topologically,
+)
 from linalg_ext.transforms.shape_reification import reify_dim
 from linalg_ext.transforms.slices import extract_slice, insert_slice
 
@@ -549,12 +554,12 @@ def _extent_key(value: Mixed) -> object:
     `reify_dim`, else the value itself."""
     if isinstance(value, int):
         return value
-    constant = _constant_index(value)
+    constant = const_evaluate_operand(value)
     if constant is not None:
         return constant
     owner = value.owner
     if isinstance(owner, tensor.DimOp):
-        dim = _constant_index(owner.index)
+        dim = const_evaluate_operand(owner.index)
         if dim is not None:
             return _dim_key(owner.source, dim)
     return value
@@ -572,13 +577,6 @@ def _dim_key(value: SSAValue, dim: int) -> object:
             key = _extent_key(extent)
     discard(new_ops)
     return key
-
-
-def _constant_index(value: SSAValue) -> int | None:
-    owner = value.owner
-    if isinstance(owner, arith.ConstantOp) and isinstance(owner.value, IntegerAttr):
-        return owner.value.value.data
-    return None
 
 
 def _covers(
@@ -614,16 +612,6 @@ def _covers(
             return False
         used.add(position)
     return True
-
-
-def _scope_of(op: Operation) -> Operation:
-    """The function (or other op isolated from above) around `op`."""
-    from xdsl.traits import IsolatedFromAbove
-
-    scope = op.parent_op()
-    while scope is not None and not scope.has_trait(IsolatedFromAbove):
-        scope = scope.parent_op()
-    return scope if scope is not None else op
 
 
 def _run(state: FusionState) -> None:
@@ -675,7 +663,7 @@ def fuse_ext(
     )
     block = root.parent_block()
     assert block is not None
-    scope = _scope_of(root)
+    scope = isolated_scope(root)
     simplify_tensor_dims(scope)
     cone, counts = compute_cone([root], [], stops, block)
     tiling = tile_using_for(root, tile_sizes, interchange)
@@ -746,7 +734,7 @@ def fuse_operands(
     nums = [*tile_nums, *([1] * (rank - len(tile_nums)))]
     block = target.parent_block()
     assert block is not None
-    scope = _scope_of(target)
+    scope = isolated_scope(target)
     snapshot = scope.clone()
     simplify_tensor_dims(scope)
     new_ops: list[Operation] = []

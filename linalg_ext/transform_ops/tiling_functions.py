@@ -22,7 +22,6 @@ from xdsl.interpreter import (
 from xdsl.interpreters.transform import OperationHandle
 from xdsl.ir import Operation, OpResult, SSAValue
 from xdsl.pattern_rewriter import PatternRewriterListener
-from xdsl.traits import IsolatedFromAbove
 
 from linalg_ext.tiling import TiledOp, TilingRefused, tiling_model
 from linalg_ext.tiling.cleanup import apply_tiling_cleanup
@@ -32,6 +31,7 @@ from linalg_ext.tiling.loops import discard, tile_using_for
 from linalg_ext.transform_ops.handles import failure, mixed_lists, op_handle
 from linalg_ext.transform_ops.ops import FuseIntoContainingOp, FuseOp, static_values
 from linalg_ext.transforms.mixed_sizes import Mixed
+from linalg_ext.transforms.ordering import isolated_scope
 
 
 def computing_ops(tiled: TiledOp) -> list[Operation]:
@@ -68,14 +68,6 @@ def _interchanges(
             raise failure(transform_op, "expects interchange values to be parameters")
         result.append(integers)
     return result
-
-
-def _cleanup_scope(op: Operation) -> Operation:
-    """The closest ancestor isolated from above (the function) of `op`."""
-    scope = op.parent_op()
-    while scope is not None and not scope.has_trait(IsolatedFromAbove):
-        scope = scope.parent_op()
-    return scope if scope is not None else op
 
 
 def _slices_of(
@@ -184,7 +176,7 @@ class TilingTransformFunctions(InterpreterFunctions):
             targets.ops, size_lists, interchanges, strict=True
         ):
             _tileable(op, target)
-            scope = _cleanup_scope(target)
+            scope = isolated_scope(target)
             try:
                 fused = tile_and_fuse(target, sizes, interchange)
             except TilingRefused as refused:

@@ -10,9 +10,18 @@ from collections.abc import Sequence
 from xdsl.ir import Block, BlockArgument, Operation, OpResult, Region, SSAValue
 from xdsl.irdl.dominance import DominanceInfo
 from xdsl.rewriter import InsertPoint, Rewriter
-from xdsl.traits import IsTerminator
+from xdsl.traits import IsolatedFromAbove, IsTerminator
 
 from linalg_ext.transforms.dps import has_no_effects, is_pure_on_tensors
+
+
+def isolated_scope(op: Operation) -> Operation:
+    """The closest ancestor of `op` isolated from above (its function), or
+    `op` itself when there is none."""
+    scope = op.parent_op()
+    while scope is not None and not scope.has_trait(IsolatedFromAbove):
+        scope = scope.parent_op()
+    return scope if scope is not None else op
 
 
 def ancestor_in(block: Block, op: Operation) -> Operation | None:
