@@ -21,20 +21,7 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.ir import Block, BlockArgument, Operation, OpResult, SSAValue
 
-VIEW_OPS = frozenset(
-    {
-        "memref.subview",
-        "memref.cast",
-        "memref.expand_shape",
-        "memref.collapse_shape",
-        "memref.reinterpret_cast",
-        "memref.transpose",
-        "memref.view",
-        "memref.memory_space_cast",
-        "memref.assume_alignment",
-    }
-)
-"""Ops whose memref result is a view of their (first) memref operand."""
+from linalg_ext.transforms.dps import VIEW_OPS as VIEW_OPS
 
 CHOICE_OPS = frozenset({"arith.select"})
 """Ops whose result is one of their operands."""

@@ -21,13 +21,21 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from xdsl.dialects import scf
-from xdsl.dialects.builtin import MemRefType, TensorType
+from xdsl.dialects import affine, arith, scf
+from xdsl.dialects.builtin import DYNAMIC_INDEX, AffineMapAttr, MemRefType, TensorType
 from xdsl.dialects.linalg import ops as linalg
 from xdsl.ir import Block, Operation, SSAValue
-from xdsl.ir.affine import AffineDimExpr
+from xdsl.ir.affine import (
+    AffineBinaryOpExpr,
+    AffineBinaryOpKind,
+    AffineConstantExpr,
+    AffineDimExpr,
+    AffineExpr,
+    AffineMap,
+)
 
-from linalg_ext.lowering.loop_nest import LoopNestBuilder, map_indices
+from linalg_ext.lowering.loop_nest import LoopNestBuilder, map_indices, static_extent
+from linalg_ext.lowering.runtime_checks import all_of, assert_that, check_equal
 from linalg_ext.transforms.generalize import GENERALIZED_OPS, generalize
 
 
@@ -171,3 +179,87 @@ def build_scalar_loops(op: Operation) -> ScalarLoops:
         loops.append(loop)
         candidates = list(loop.body.block.ops)
     return ScalarLoops(ops, loops)
+
+
+def _monotone(expr: AffineExpr) -> bool:
+    """`expr` never decreases as any loop grows (sums and products by
+    non-negative constants of loops and constants): its smallest value over
+    the iteration space is at the first point and its largest at the last."""
+    if isinstance(expr, AffineDimExpr):
+        return True
+    if isinstance(expr, AffineConstantExpr):
+        return expr.value >= 0
+    if isinstance(expr, AffineBinaryOpExpr) and expr.kind == AffineBinaryOpKind.Add:
+        return _monotone(expr.lhs) and _monotone(expr.rhs)
+    if isinstance(expr, AffineBinaryOpExpr) and expr.kind == AffineBinaryOpKind.Mul:
+        return _monotone(expr.lhs) and _monotone(expr.rhs)
+    return False
+
+
+def check_structured_extents(
+    b: LoopNestBuilder, op: Operation, generic: linalg.GenericOp, upper: list[SSAValue]
+) -> bool:
+    """Assert at run time what the interpreter checks of the operands'
+    extents (semantics/structured/iteration_space.py's `loop_ranges`, in its
+    order and words): every dimension indexed by a loop alone has that
+    loop's extent; one indexed by a (monotone) expression holds its range.
+    False if some access is not covered (a non-monotone expression): its
+    loads and stores are then left to `insert-runtime-checks`."""
+    covered = True
+    maps = [m.data for m in generic.indexing_maps]
+    extents_minus_one: list[SSAValue] | None = None
+    for index, (operand, map_) in enumerate(zip(generic.operands, maps, strict=True)):
+        if not isinstance(operand.type, MemRefType):
+            continue
+        shape = operand.type.get_shape()
+        for dim, expr in enumerate(map_.results):
+            if isinstance(expr, AffineDimExpr):
+                loop = expr.position
+                source = loop_bound_sources(generic)[loop]
+                assert source is not None
+                if source == (operand, dim):
+                    continue
+                if shape[dim] != DYNAMIC_INDEX and static_extent(source) is not None:
+                    continue  # both static: the verifier's
+                size = b.extent((operand, dim))
+                check_equal(
+                    b,
+                    size,
+                    upper[loop],
+                    f"{op.name}: operand #{index} has size {{}} in dimension {dim}, "
+                    f"but loop d{loop} runs {{}} times",
+                    [size, upper[loop]],
+                )
+                continue
+            if isinstance(expr, AffineConstantExpr) and 0 <= expr.value < shape[dim]:
+                continue
+            if not _monotone(expr):
+                covered = False
+                continue
+            size = b.extent((operand, dim))
+            if extents_minus_one is None:
+                one = b.index(1)
+                extents_minus_one = [b.add(arith.SubiOp(u, one)) for u in upper]
+            single = AffineMapAttr(AffineMap(map_.num_dims, 0, (expr,)))
+            zeros = [b.index(0)] * map_.num_dims
+            low = b.add(affine.ApplyOp(zeros, single))
+            high = b.add(affine.ApplyOp(extents_minus_one, single))
+            in_range = all_of(
+                b,
+                [
+                    b.add(arith.CmpiOp(low, b.index(0), "sge")),
+                    b.add(arith.CmpiOp(high, size, "slt")),
+                ],
+            )
+            empty = [b.add(arith.CmpiOp(u, b.index(0), "eq")) for u in upper]
+            fine = in_range
+            for nothing in empty:
+                fine = b.add(arith.OrIOp(fine, nothing))
+            assert_that(
+                b,
+                fine,
+                f"{op.name}: operand #{index} is accessed at indices {{}}..{{}} in "
+                f"dimension {dim}, of size {{}}",
+                [low, high, size],
+            )
+    return covered

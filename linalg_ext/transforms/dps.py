@@ -18,6 +18,29 @@ from xdsl.traits import IsTerminator, RecursiveMemoryEffect, is_side_effect_free
 
 from linalg_ext.shaped import is_ranked_shaped
 
+VIEW_OPS = frozenset(
+    {
+        "memref.subview",
+        "memref.cast",
+        "memref.expand_shape",
+        "memref.collapse_shape",
+        "memref.reinterpret_cast",
+        "memref.transpose",
+        "memref.view",
+        "memref.memory_space_cast",
+        "memref.assume_alignment",
+    }
+)
+"""Ops whose memref result is a view of their (first) memref operand."""
+
+
+def buffer_root(value: SSAValue) -> SSAValue:
+    """The buffer `value` is a view of, looking through `VIEW_OPS` (itself
+    if it is no view)."""
+    while isinstance(value, OpResult) and value.op.name in VIEW_OPS:
+        value = value.op.operands[0]
+    return value
+
 
 def has_loops(op: Operation) -> bool:
     """Whether the op is destination-style and says what its loops are."""

@@ -33,6 +33,7 @@ from linalg_ext.bufferization.models.func import (
     retype_arguments,
 )
 from linalg_ext.bufferization.models.structured import DestinationStyleModel
+from linalg_ext.transforms.dps import buffer_root
 
 
 class AliasOpModel(BufferizableOpModel):
@@ -132,22 +133,6 @@ class CustomOpModel(DestinationStyleModel):
         bufferizer.replace_op(op, operands[len(op.inputs) :])
 
 
-def _view_root(buffer: SSAValue) -> SSAValue:
-    """The buffer `buffer` is a view of (itself if it is no view)."""
-    while isinstance(buffer, OpResult) and isinstance(buffer.op, _VIEW_OPS):
-        buffer = buffer.op.operands[0]
-    return buffer
-
-
-_VIEW_OPS = (
-    memref.SubviewOp,
-    memref.CastOp,
-    memref.ExpandShapeOp,
-    memref.CollapseShapeOp,
-    memref.ReinterpretCastOp,
-)
-
-
 class CustomYieldModel(BufferizableOpModel):
     """The terminator of a tensor `custom` body: it reads what it yields,
     which becomes the contents of the outputs."""
@@ -167,7 +152,7 @@ class CustomYieldModel(BufferizableOpModel):
             buffer = bufferizer.buffer(value)
             if buffer is output:
                 continue
-            root = _view_root(buffer)
+            root = buffer_root(buffer)
             safe = root in inputs or (
                 isinstance(root, OpResult)
                 and isinstance(root.op, memref.AllocOp | memref.GetGlobalOp)
