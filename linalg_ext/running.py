@@ -58,6 +58,7 @@ from linalg_ext.semantics.scalar_ops import ScalarOpFunctions
 from linalg_ext.semantics.structured import StructuredOpFunctions
 from linalg_ext.semantics.tensor_ops import TensorOpFunctions
 from linalg_ext.semantics.upstream_linalg_ops import UpstreamLinalgFunctions
+from linalg_ext.semantics.vector_ops import VectorOpFunctions
 from linalg_ext.shaped import element_type_or_self
 
 INDEX_BITWIDTH = 64
@@ -102,6 +103,9 @@ def make_interpreter(module: ModuleOp) -> Interpreter:
         CfOpFunctions(),
         ExtendedArithFunctions(),
         IndexFunctions(),
+        # Last: its arith.constant runs vector constants, the others as
+        # TensorOpFunctions does.
+        VectorOpFunctions(),
     ):
         interpreter.register_implementations(functions, override=True)
     return interpreter

@@ -7,6 +7,11 @@ rest: float results are rounded to the result type after every op (as
 compiled code does), integers wrap at their width and keep xDSL's convention
 of signed Python ints, and the unsigned ops reinterpret their operands.
 Float ops also accept tensor and memref operands (elementwise, a new value).
+
+Every op here, and those of xDSL's `arith` functions we keep (`addi`,
+`cmpf`, `select`, ...), also takes vectors (`vector_ops.lanewise`): lane by
+lane with the scalar semantics, or, for the float ops numpy computes
+exactly as a scalar op does (`WHOLE_VECTOR_OPS`), on whole vectors.
 """
 
 from __future__ import annotations
@@ -14,7 +19,6 @@ from __future__ import annotations
 import math
 import struct
 from collections.abc import Callable
-from fractions import Fraction
 from typing import Any
 
 import numpy as np
@@ -36,6 +40,7 @@ from xdsl.interpreter import (
     impl,
     register_impls,
 )
+from xdsl.interpreters.arith import ArithFunctions
 from xdsl.interpreters.shaped_array import ShapedArray
 from xdsl.ir import Attribute, Operation
 from xdsl.utils.comparisons import to_signed, to_unsigned
@@ -43,6 +48,7 @@ from xdsl.utils.exceptions import InterpretationError
 
 from linalg_ext.compat.arith_ops import RemFOp
 from linalg_ext.semantics.arrays import numpy_view, shaped_array
+from linalg_ext.semantics.vector_ops import fused_multiply_add, lanewise
 from linalg_ext.shaped import element_type_or_self
 
 _FLOAT_DTYPES: dict[type[Attribute], np.dtype] = {
@@ -86,7 +92,8 @@ def _float_result(op: Operation, value: Any) -> Any:
     dtype = _float_dtype(op, result_type)
     if isinstance(result_type, ShapedType):
         return shaped_array(np.asarray(value, dtype=dtype), _element_type(result_type))
-    return float(dtype.type(value))
+    with np.errstate(over="ignore"):  # a finite value too large is inf
+        return float(dtype.type(value))
 
 
 def _float_function(numpy_function: Callable[..., Any]):
@@ -107,17 +114,6 @@ def _round_half_away(x: Any) -> Any:
     whole = np.floor(magnitude)
     rounded = whole + (magnitude - whole >= 0.5)
     return np.copysign(rounded, x)
-
-
-def _fused_multiply_add(a: Any, b: Any, c: Any) -> Any:
-    """math.fma: a·b + c with one rounding, as `llvm.intr.fma` computes it.
-
-    Exact rational arithmetic, then one rounding to a double and (for f16 and
-    f32) a second one to the type, which can differ from a single rounding
-    only when the double lands exactly halfway between two values.
-    """
-    exact = Fraction(float(a)) * Fraction(float(b)) + Fraction(float(c))
-    return np.asarray(a).dtype.type(float(exact))
 
 
 def _erf(x: Any) -> Any:
@@ -165,7 +161,7 @@ FLOAT_FUNCTIONS: dict[type[Operation], Callable[..., Any]] = {
     math_dialect.PowFOp: np.power,
     math_dialect.Atan2Op: np.arctan2,
     math_dialect.CopySignOp: np.copysign,
-    math_dialect.FmaOp: _fused_multiply_add,
+    math_dialect.FmaOp: fused_multiply_add,  # one rounding, as llvm.intr.fma
 }
 """Float ops computed by a numpy function of the operands, in their type."""
 
@@ -352,16 +348,77 @@ def _fpowi(self, interpreter: Interpreter, op: Operation, args: PythonValues):
     return (_float_result(op, value),)
 
 
+WHOLE_VECTOR_OPS: frozenset[type[Operation]] = frozenset(
+    (
+        arith.AddfOp,
+        arith.SubfOp,
+        arith.MulfOp,
+        arith.DivfOp,
+        arith.NegfOp,
+        arith.MaxnumfOp,
+        arith.MinnumfOp,
+        RemFOp,
+        math_dialect.AbsFOp,
+        math_dialect.CeilOp,
+        math_dialect.FloorOp,
+        math_dialect.RoundOp,
+        math_dialect.RoundEvenOp,
+        math_dialect.TruncOp,
+        math_dialect.SqrtOp,
+        math_dialect.CopySignOp,
+        math_dialect.FmaOp,
+    )
+)
+"""The float ops whose numpy function gives every element exactly the
+scalar result (correctly rounded, or exact): on vectors they run on the whole
+vector at once. The others (`math.exp`, ...) run lane by lane, so that a
+vector lane is never computed by a different (vectorised) numpy loop than a
+scalar."""
+
+_XDSL_ARITH = ArithFunctions()
+
+XDSL_ARITH_OPS: dict[type[Operation], Callable[..., Any]] = {
+    arith.AddiOp: _XDSL_ARITH.run_addi,
+    arith.SubiOp: _XDSL_ARITH.run_subi,
+    arith.MuliOp: _XDSL_ARITH.run_muli,
+    arith.AndIOp: _XDSL_ARITH.run_andi,
+    arith.OrIOp: _XDSL_ARITH.run_ori,
+    arith.XOrIOp: _XDSL_ARITH.run_xori,
+    arith.ShLIOp: _XDSL_ARITH.run_shlsi,
+    arith.ShRSIOp: _XDSL_ARITH.run_shrsi,
+    arith.MaximumfOp: _XDSL_ARITH.run_maximumf,
+    arith.MinimumfOp: _XDSL_ARITH.run_minimumf,
+    arith.CmpiOp: _XDSL_ARITH.run_cmpi,
+    arith.CmpfOp: _XDSL_ARITH.run_cmpf,
+    arith.SelectOp: _XDSL_ARITH.run_select,
+    arith.IndexCastOp: _XDSL_ARITH.run_indexcast,
+}
+"""The `arith` ops xDSL's own functions run right on scalars: registered
+here again, extended to vectors lane by lane."""
+
+
+def _xdsl_function(run: Callable[..., Any]):
+    def run_scalar(self, interpreter: Interpreter, op: Operation, args: PythonValues):
+        return run(interpreter, op, args).values
+
+    return run_scalar
+
+
 def _method(op_type: type[Operation], function: Callable[..., Any]):
-    return impl(op_type)(function)
+    return impl(op_type)(lanewise(function))
 
 
 def _build() -> type[InterpreterFunctions]:
     namespace: dict[str, Any] = {"__doc__": __doc__, "__module__": __name__}
     for op_type, numpy_function in FLOAT_FUNCTIONS.items():
-        namespace[f"run_{op_type.name}"] = _method(
-            op_type, _float_function(numpy_function)
+        namespace[f"run_{op_type.name}"] = impl(op_type)(
+            lanewise(
+                _float_function(numpy_function),
+                whole_vectors=op_type in WHOLE_VECTOR_OPS,
+            )
         )
+    for op_type, run in XDSL_ARITH_OPS.items():
+        namespace[f"run_{op_type.name}"] = _method(op_type, _xdsl_function(run))
     for op_type, (signed, function) in INTEGER_FUNCTIONS.items():
         namespace[f"run_{op_type.name}"] = _method(
             op_type, _integer_function(signed, function)
