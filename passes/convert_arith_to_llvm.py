@@ -1,4 +1,4 @@
-"""`convert-arith-to-llvm`: every `arith` op on scalars to the `llvm` dialect.
+"""`convert-arith-to-llvm`: every `arith` op on scalars and 1-D vectors to `llvm`.
 
 As upstream's pass of the same name, this converts the `arith` ops only:
 operands another pass has not converted yet are cast to their LLVM type
@@ -30,9 +30,17 @@ Option `fast-math` (`none`, `contract`, `reassoc`, `fast`;
 be reordered, `fast` sets all seven flags on every float op); `none`, the
 default, keeps exactly the flags written.
 
+The elementwise ops also take one-dimensional vectors of fixed length whose
+elements are signless integers or floats (`vector<16xf32>`, the LLVM vector
+type itself): the same LLVM op on the vector, with the same flags; `cmpi`/
+`cmpf` give `vector<N x i1>`, `select` takes an `i1` or a vector of `i1`
+condition, and `constant` a dense vector value (splat or not) is one
+`llvm.mlir.constant` of the vector type.
+
 Refused (the module is left unchanged, the message names the op): ops on
-vectors or tensors, dense constants, `bitcast` of memrefs, `select` of
-unranked memrefs.
+tensors, n-D, scalable or `index` vectors, the expanded ops (`ceildivsi`,
+...) and `index_cast` on vectors, other dense constants, `bitcast` of
+memrefs, `select` of unranked memrefs.
 """
 
 from __future__ import annotations
@@ -44,11 +52,13 @@ from xdsl.context import Context
 from xdsl.dialects import arith, llvm
 from xdsl.dialects.builtin import (
     AnyFloat,
+    DenseIntOrFPElementsAttr,
     FloatAttr,
     IntegerAttr,
     IntegerType,
     MemRefType,
     ModuleOp,
+    VectorType,
 )
 from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.passes import ModulePass
@@ -60,18 +70,20 @@ from xdsl.pattern_rewriter import (
 
 from linalg_ext.compat import llvm_ops
 from linalg_ext.compat.arith_ops import IndexCastUIOp, RemFOp
+from linalg_ext.compat.llvm_vector_ops import FCmpOp as VectorFCmpOp
+from linalg_ext.compat.llvm_vector_ops import SelectOp as VectorSelectOp
 from linalg_ext.lowering.fast_math import FastMathMode, added_flags
 from linalg_ext.lowering.llvm_types import (
     convert_type,
     operands_to_llvm,
     replace_with_llvm,
+    vector_type_problem,
 )
 from linalg_ext.lowering.scalar_ops import (
     LLVMBuilder,
     ceil_unsigned_quotient,
     is_scalar,
     llvm_fastmath,
-    non_scalar_types,
     resize_integer,
     run_conversion,
     signed_quotient,
@@ -204,6 +216,11 @@ class ConstantToLLVM(RewritePattern):
     def match_and_rewrite(self, op: arith.ConstantOp, rewriter: PatternRewriter):
         type_ = convert_type(op.result.type)
         value = op.value
+        if isinstance(value, DenseIntOrFPElementsAttr):
+            # A vector constant: its type is already the LLVM vector type.
+            b = LLVMBuilder.detached()
+            _replace(op, b, [b.add(llvm.ConstantOp(value, type_))], rewriter)
+            return
         if isinstance(value, IntegerAttr):
             assert isinstance(type_, IntegerType)
             value = IntegerAttr(value.value.data, type_, truncate_bits=True)
@@ -270,7 +287,9 @@ class CmpfToLLVM(RewritePattern):
         if predicate in ("false", "true"):
             predicate = "_" + predicate
         b = LLVMBuilder.detached()
-        _replace(op, b, [b.add(llvm.FCmpOp(lhs, rhs, predicate))], rewriter)
+        # xDSL's llvm.fcmp compares scalars only.
+        fcmp = VectorFCmpOp if isinstance(lhs.type, VectorType) else llvm.FCmpOp
+        _replace(op, b, [b.add(fcmp(lhs, rhs, predicate))], rewriter)
 
 
 class SelectToLLVM(RewritePattern):
@@ -278,7 +297,9 @@ class SelectToLLVM(RewritePattern):
     def match_and_rewrite(self, op: arith.SelectOp, rewriter: PatternRewriter):
         cond, lhs, rhs = operands_to_llvm(op, rewriter)
         b = LLVMBuilder.detached()
-        _replace(op, b, [b.add(llvm.SelectOp(cond, lhs, rhs))], rewriter)
+        # xDSL's llvm.select takes an i1 condition only.
+        select = VectorSelectOp if isinstance(cond.type, VectorType) else llvm.SelectOp
+        _replace(op, b, [b.add(select(cond, lhs, rhs))], rewriter)
 
 
 class IndexCastToLLVM(RewritePattern):
@@ -346,27 +367,72 @@ CONVERTED: frozenset[type[Operation]] = frozenset(
 """Every arith op this pass converts."""
 
 
+SCALAR_ONLY: frozenset[type[Operation]] = frozenset(
+    {*EXPANSIONS, arith.IndexCastOp, IndexCastUIOp, arith.BitcastOp}
+)
+"""Converted ops that take no vectors (their expansions build scalar
+constants, or `index` vectors have no LLVM type here)."""
+
+
+def _vector_problem(op: Operation) -> str | None:
+    """Why a vector operand or result of `op` cannot be converted, or None."""
+    for value in (*op.operands, *op.results):
+        if isinstance(value.type, VectorType):
+            if type(op) in SCALAR_ONLY:
+                return f"operand or result of type {value.type} is not supported"
+            problem = vector_type_problem(value.type)
+            if problem is not None:
+                return problem
+    return None
+
+
+def _is_scalar_or_vector(type_: Attribute) -> bool:
+    return is_scalar(type_) or isinstance(type_, VectorType)
+
+
 def why_not_converted(op: Operation) -> str | None:
     """Why `op` (an arith op) cannot be converted, or None."""
     if type(op) not in CONVERTED:
         return "has no lowering to the llvm dialect"
+    if (problem := _vector_problem(op)) is not None:
+        return problem
     if isinstance(op, arith.SelectOp):
-        if not is_scalar(op.cond.type):
-            return f"a condition of type {op.cond.type} is not supported (only i1)"
-        type_ = op.result.type
-        if not (is_scalar(type_) or isinstance(type_, MemRefType)):
+        cond, type_ = op.cond.type, op.result.type
+        if isinstance(cond, VectorType) and not (
+            isinstance(type_, VectorType) and cond.get_shape() == type_.get_shape()
+        ):
+            return (
+                f"a condition of type {cond} needs values of the same shape, "
+                f"not {type_}"
+            )
+        if not _is_scalar_or_vector(cond):
+            return (
+                f"a condition of type {cond} is not supported "
+                "(only i1 or a vector of i1)"
+            )
+        if not (_is_scalar_or_vector(type_) or isinstance(type_, MemRefType)):
             return (
                 f"selecting values of type {type_} is not supported "
-                "(only scalars and ranked memrefs)"
+                "(only scalars, vectors and ranked memrefs)"
             )
         return None
-    if isinstance(op, arith.ConstantOp) and not isinstance(
-        op.value, IntegerAttr | FloatAttr
-    ):
-        return f"a {op.value.name} value is not supported (only scalar constants)"
-    reason = non_scalar_types(op)
-    if reason is not None:
-        return reason
+    if isinstance(op, arith.ConstantOp):
+        value = op.value
+        if isinstance(value, DenseIntOrFPElementsAttr) and isinstance(
+            op.result.type, VectorType
+        ):
+            return None
+        if not isinstance(value, IntegerAttr | FloatAttr):
+            return (
+                f"a {value.name} value is not supported "
+                "(only scalar and dense vector constants)"
+            )
+    for value in (*op.operands, *op.results):
+        if not _is_scalar_or_vector(value.type):
+            return (
+                f"operand or result of type {value.type} is not supported "
+                "(only scalar integers, index and floats)"
+            )
     if isinstance(op, arith.BitcastOp):
         source, target = convert_type(op.input.type), convert_type(op.result.type)
         if source != target and (

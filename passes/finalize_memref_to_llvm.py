@@ -16,7 +16,10 @@ yet converted, and `reconcile-unrealized-casts` removes the pairs.
 - `memref.load`/`store` address `aligned + offset + sum(index * stride)`
   elements with one `llvm.getelementptr`; every size, stride or offset the
   type fixes is a constant (a row-major memref of static shape needs no
-  field of its descriptor but the aligned pointer).
+  field of its descriptor but the aligned pointer). `vector.load`/`store`
+  of a 1-D vector address its first element so and load or store the
+  vector in one `llvm.load`/`llvm.store` (aligned to one element); the
+  memref's innermost stride must be 1 in its type, as upstream requires.
 - Views (`subview`, also rank-reducing, `reinterpret_cast`, `cast`,
   `expand_shape`, `collapse_shape`, `view`) build the new descriptor
   directly: upstream runs `expand-strided-metadata` first, which has no
@@ -43,7 +46,9 @@ list.
 Refused with a message naming the op, the module left unchanged: unranked
 memrefs, memory spaces other than the default, element types other than
 f16, f32, f64, i1, i8, i16, i32, i64 and index, layouts that are not
-strided, allocations of a non-identity layout, memref ops not listed above
+strided, allocations of a non-identity layout, a `vector.load`/`store` of an
+n-D, scalable or `index` vector or on a memref whose innermost stride is not
+a static 1, memref ops not listed above
 (`atomic_rmw`, `alloca_scope`, `memory_space_cast`, DMA), and a copy that
 needs a loop inside a region whose control flow is not lowered yet.
 """
@@ -53,7 +58,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from xdsl.context import Context
-from xdsl.dialects import func, llvm, memref
+from xdsl.dialects import func, llvm, memref, vector
 from xdsl.dialects.builtin import (
     IntegerAttr,
     MemRefType,
@@ -61,6 +66,7 @@ from xdsl.dialects.builtin import (
     NoneAttr,
     StridedLayoutAttr,
     UnrankedMemRefType,
+    VectorType,
 )
 from xdsl.ir import Attribute, Operation
 from xdsl.passes import ModulePass
@@ -75,7 +81,7 @@ from xdsl.utils.exceptions import PassFailedException
 from linalg_ext.bufferization.layouts import row_major_strides as static_row_major
 from linalg_ext.bufferization.layouts import strides_and_offset
 from linalg_ext.diagnostics import OpPassFailed
-from linalg_ext.lowering.llvm_types import LoweringError
+from linalg_ext.lowering.llvm_types import LoweringError, vector_type_problem
 from linalg_ext.lowering.memref_copy import lower_copy, static_contiguity
 from linalg_ext.lowering.memref_ops import SUPPORTED_ELEMENT_TYPES, element_size
 from linalg_ext.lowering.memref_patterns import (
@@ -91,6 +97,8 @@ from linalg_ext.lowering.memref_patterns import (
     LowerLoad,
     LowerRank,
     LowerStore,
+    LowerVectorLoad,
+    LowerVectorStore,
 )
 from linalg_ext.lowering.memref_runtime import (
     RuntimeFunctions,
@@ -136,6 +144,8 @@ _LOWERED_OPS: tuple[type[Operation], ...] = (
     memref.ExtractStridedMetaDataOp,
     memref.ExtractAlignedPointerAsIndexOp,
     memref.AssumeAlignmentOp,
+    vector.LoadOp,
+    vector.StoreOp,
 )
 
 _REASONS: dict[type[Operation], str] = {
@@ -183,6 +193,23 @@ def _multi_block_region(op: Operation) -> bool:
     return isinstance(parent, func.FuncOp | llvm.FuncOp)
 
 
+def _check_vector_access(op: vector.LoadOp | vector.StoreOp) -> None:
+    """A 1-D vector along a memref dimension of static stride 1 (the lanes
+    are consecutive elements)."""
+    type_ = op.result.type if isinstance(op, vector.LoadOp) else op.vector.type
+    assert isinstance(type_, VectorType)
+    if (problem := vector_type_problem(type_)) is not None:
+        raise _Refusal(f"'{op.name}': {problem}")
+    memref_type = op.base.type
+    assert isinstance(memref_type, MemRefType)
+    strides, _ = strides_and_offset(memref_type)
+    if not strides or strides[-1] != 1:
+        raise _Refusal(
+            f"'{op.name}': the innermost stride of {memref_type} must be a "
+            "static 1 (the vector's lanes are consecutive elements)"
+        )
+
+
 def _check(op: Operation, module: ModuleOp) -> None:
     """Raise `_Refusal` if the pass cannot lower the memref op `op`."""
     if type(op) not in _LOWERED_OPS:
@@ -194,6 +221,8 @@ def _check(op: Operation, module: ModuleOp) -> None:
     for type_ in types:
         if (problem := _type_problem(type_)) is not None:
             raise _Refusal(f"'{op.name}': {problem}")
+    if isinstance(op, vector.LoadOp | vector.StoreOp):
+        _check_vector_access(op)
     if isinstance(op, memref.AllocOp | memref.AllocaOp | memref.GlobalOp):
         type_ = op.type if isinstance(op, memref.GlobalOp) else op.memref.type
         if not _allocatable(type_):
@@ -228,7 +257,9 @@ def _first_refusal(
 ) -> tuple[Operation, str] | None:
     """The first memref op the pass refuses, and why."""
     for op in module.walk():
-        if op.name.startswith("memref."):
+        if op.name.startswith("memref.") or isinstance(
+            op, vector.LoadOp | vector.StoreOp
+        ):
             try:
                 _check(op, module)
             except _Refusal as refusal:
@@ -249,6 +280,8 @@ def _patterns(runtime: RuntimeFunctions) -> list[RewritePattern]:
         LowerDealloc(runtime),
         LowerLoad(),
         LowerStore(),
+        LowerVectorLoad(),
+        LowerVectorStore(),
         LowerDim(),
         LowerRank(),
         LowerCast(),

@@ -31,6 +31,12 @@ Checked, each only where it is not proven unnecessary:
   `rtcheck.in_bounds` (in bounds once the extents they use are checked,
   which those lowerings do with `runtime-checks`) are not checked; the
   mark is removed.
+- `vector.load` / `vector.store` of a 1-D vector: the leading indices as
+  above, the last one with the whole vector inside the last dimension
+  ("vector.load: vector<16xf32> at index [{}, {}] is out of bounds of shape
+  [4, 16]"); unless marked `rtcheck.in_bounds` (as the micro-kernel pass
+  marks the accesses it proves) or proven (a constant, or a loop variable
+  whose static upper bound leaves room for the vector).
 - integer divisions and remainders (`arith.divsi`, `divui`, `remsi`, `remui`,
   `ceildivsi`, `ceildivui`, `floordivsi`; the `index` dialect's): the divisor
   is not 0 and, signed, not the minimum value divided by -1; a constant
@@ -78,7 +84,7 @@ from dataclasses import dataclass
 
 from xdsl.builder import Builder
 from xdsl.context import Context
-from xdsl.dialects import affine, arith, memref, scf
+from xdsl.dialects import affine, arith, memref, scf, vector
 from xdsl.dialects.builtin import (
     DYNAMIC_INDEX,
     AffineMapAttr,
@@ -87,6 +93,7 @@ from xdsl.dialects.builtin import (
     IntegerType,
     MemRefType,
     ModuleOp,
+    VectorType,
 )
 from xdsl.dialects.utils import get_dynamic_index_list
 from xdsl.ir import Block, BlockArgument, Operation, SSAValue
@@ -108,17 +115,20 @@ from linalg_ext.lowering.runtime_checks import (
     DIVISIONS,
     IN_BOUNDS,
     check_allocation,
-    check_cast,
-    check_collapse_shape,
     check_dim_index,
     check_division,
-    check_expand_shape,
     check_in_bounds,
     check_same_shape,
     check_slice,
     check_stack_limit,
     check_static_memory,
     check_steps,
+    check_vector_in_bounds,
+)
+from linalg_ext.lowering.view_checks import (
+    check_cast,
+    check_collapse_shape,
+    check_expand_shape,
 )
 from linalg_ext.semantics.arrays import reassociation_groups
 
@@ -280,6 +290,99 @@ class CheckStore(RewritePattern):
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: memref.StoreOp, rewriter: PatternRewriter) -> None:
         _guard_access(op, rewriter, op.memref, list(op.indices))
+
+
+def _proven_vector_in_range(
+    index_value: SSAValue, buffer: SSAValue, length: int
+) -> bool:
+    """`0 <= index_value` and `index_value + length <= size` of `buffer`'s
+    last dimension whenever the access runs: a constant, or the induction
+    variable of a loop from a constant >= 0 to a constant upper bound whose
+    last value (by its constant step, else the bound minus one) leaves room
+    for the vector."""
+    assert isinstance(buffer.type, MemRefType)
+    size = buffer.type.get_shape()[-1]
+    if size == DYNAMIC_INDEX:
+        return False
+    value = _constant(index_value)
+    if value is not None:
+        return 0 <= value and value + length <= size
+    if not isinstance(index_value, BlockArgument):
+        return False
+    bounds = _loop_bounds(index_value)
+    if bounds is None:
+        return False
+    lower, upper = bounds
+    lower_value = lower if isinstance(lower, int) else _constant(lower)
+    upper_value = upper if isinstance(upper, int) else _constant(upper)
+    if lower_value is None or lower_value < 0 or upper_value is None:
+        return False
+    if upper_value <= lower_value:
+        return True  # the loop does not run
+    # The last value the variable takes: the largest `lower + k * step`
+    # below `upper` (`upper - 1` for an unknown step).
+    last = upper_value - 1
+    step = _loop_step(index_value)
+    if step is not None and step > 0:
+        last = lower_value + (upper_value - 1 - lower_value) // step * step
+    return last + length <= size
+
+
+def _loop_step(argument: BlockArgument) -> int | None:
+    """The constant step of the loop whose induction variable `argument`
+    is, if known."""
+    loop = argument.block.parent_op()
+    if isinstance(loop, scf.ForOp) and argument.index == 0:
+        return _constant(loop.step)
+    if isinstance(loop, scf.ParallelOp) and argument.index < len(loop.step):
+        return _constant(loop.step[argument.index])
+    if isinstance(loop, affine.ForOp) and argument.index == 0:
+        return loop.step.value.data
+    return None
+
+
+def _guard_vector_access(
+    op: vector.LoadOp | vector.StoreOp, rewriter: PatternRewriter
+) -> None:
+    """Check that the vector `op` reads or writes lies in its memref, unless
+    it is marked IN_BOUNDS or proven."""
+    if IN_BOUNDS in op.attributes:
+        del op.attributes[IN_BOUNDS]
+        return
+    buffer = op.base
+    type_ = op.result.type if isinstance(op, vector.LoadOp) else op.vector.type
+    if not isinstance(buffer.type, MemRefType) or not isinstance(type_, VectorType):
+        return
+    if type_.get_num_dims() != 1 or not op.indices:
+        # finalize-memref-to-llvm refuses it, naming the op.
+        return
+    indices = list(op.indices)
+    length = type_.get_shape()[0]
+    unproven = [
+        not _proven_in_range(i, buffer, dim) for dim, i in enumerate(indices[:-1])
+    ] + [not _proven_vector_in_range(indices[-1], buffer, length)]
+    if any(unproven):
+        with _checks_before(op, rewriter) as b:
+            check_vector_in_bounds(
+                b,
+                reported_name(op),
+                buffer,
+                indices,
+                type_,
+                unproven,
+            )
+
+
+class CheckVectorLoad(RewritePattern):
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: vector.LoadOp, rewriter: PatternRewriter) -> None:
+        _guard_vector_access(op, rewriter)
+
+
+class CheckVectorStore(RewritePattern):
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: vector.StoreOp, rewriter: PatternRewriter) -> None:
+        _guard_vector_access(op, rewriter)
 
 
 class CheckAffineLoad(RewritePattern):
@@ -505,6 +608,8 @@ class InsertRuntimeChecksPass(ModulePass):
                 [
                     CheckLoad(),
                     CheckStore(),
+                    CheckVectorLoad(),
+                    CheckVectorStore(),
                     CheckAffineLoad(),
                     CheckAffineStore(),
                     CheckDivision(),

@@ -208,6 +208,12 @@ def _install_once() -> None:
 
     _add_operations(Arith, ARITH_OPS)
     _add_operations(LLVM, LLVM_VALUE_OPS)
+    # `llvm` ops on vectors (`convert-vector-to-llvm-ext`, arith on vectors).
+    from linalg_ext.compat.llvm_vector_ops import LLVM_VECTOR_OPS, REPLACED_OPS
+
+    _add_operations(LLVM, LLVM_VECTOR_OPS)
+    for replaced, replacement in REPLACED_OPS:
+        _replace_operation(LLVM, replaced, replacement)
     install_memref_syntax()
     install_affine_syntax()
     install_scf_syntax()

@@ -11,6 +11,9 @@ casts back. `reconcile-unrealized-casts` removes the pairs at the end of
 Type conversion (upstream's `LLVMTypeConverter` with 64-bit index):
 
 - `index` -> `i64`; signless integers and floats are unchanged;
+- a one-dimensional vector of fixed length whose elements are signless
+  integers or floats (`vector<16xf32>`) is unchanged (LLVM's vector type);
+  other vectors (scalable, n-D, of `index`) have no LLVM type here;
 - `memref<... x T>` of rank N -> the descriptor
   `!llvm.struct<(ptr, ptr, i64, array<N x i64>, array<N x i64>)>`:
   allocated pointer (what `free` takes), aligned pointer (where element 0
@@ -34,6 +37,7 @@ from xdsl.dialects.builtin import (
     MemRefType,
     UnrankedMemRefType,
     UnrealizedConversionCastOp,
+    VectorType,
     i64,
 )
 from xdsl.ir import Attribute, Block, Operation, SSAValue
@@ -70,8 +74,30 @@ def is_llvm_compatible(type_: Attribute) -> bool:
     return type_.name.startswith("llvm.")
 
 
+def vector_type_problem(type_: VectorType) -> str | None:
+    """Why the vector type `type_` has no LLVM type here, or None: only
+    one-dimensional vectors of fixed length whose elements are signless
+    integers or floats are lowered (scalable and n-D vectors are not, and
+    neither are `index` elements, which upstream would make i64)."""
+    if type_.get_num_scalable_dims():
+        return f"scalable vectors are not supported: {type_}"
+    if type_.get_num_dims() != 1:
+        return f"only one-dimensional vectors are supported: {type_}"
+    if not isinstance(type_.element_type, IntegerType | AnyFloat):
+        return (
+            f"vectors of {type_.element_type} are not supported "
+            f"(only of signless integers and floats): {type_}"
+        )
+    return None
+
+
 def convert_type(type_: Attribute) -> Attribute:
     """The LLVM dialect type of `type_` (see the module docstring)."""
+    if isinstance(type_, VectorType):
+        problem = vector_type_problem(type_)
+        if problem is not None:
+            raise LoweringError(problem)
+        return type_
     if isinstance(type_, IndexType):
         return INDEX_TYPE
     if isinstance(type_, MemRefType):

@@ -5,7 +5,9 @@
   allocated pointer.
 - `load` / `store` address `aligned + offset + sum(index * stride)`
   elements with one `llvm.getelementptr`, constants wherever the type fixes
-  a field.
+  a field. `vector.load` / `vector.store` (1-D vectors, along the innermost
+  dimension, whose stride must be 1) address their first element the same
+  way, then load or store the whole vector, aligned to one element.
 - `dim`, `rank`, `extract_strided_metadata`,
   `extract_aligned_pointer_as_index` read the descriptor; `cast` and
   `assume_alignment` pass it on.
@@ -18,7 +20,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from xdsl.dialects import llvm, memref
+from xdsl.dialects import llvm, memref, vector
 from xdsl.dialects.builtin import (
     DYNAMIC_INDEX,
     AnyFloat,
@@ -132,6 +134,37 @@ class LowerStore(RewritePattern):
         indices = [index_operand(i, emitter) for i in op.indices]
         value = to_llvm(op.value, emitter.where, rewriter)
         emitter.emit(llvm.StoreOp(value, target.element_pointer(indices)))
+        rewriter.erase(op)
+
+
+class LowerVectorLoad(RewritePattern):
+    """`vector.load`: the vector's lanes are consecutive elements from the
+    indexed one (the innermost stride is 1, as finalize-memref-to-llvm
+    checks), so one `llvm.load` of the vector type from its address."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: vector.LoadOp, rewriter: PatternRewriter):
+        emitter = Emitter(InsertPoint.before(op), rewriter)
+        source = lowered_memref(op.base, emitter)
+        indices = [index_operand(i, emitter) for i in op.indices]
+        pointer = source.element_pointer(indices)
+        load = emitter.emit(
+            llvm.LoadOp(pointer, op.result.type, alignment=source.element_bytes)
+        )
+        replace_with_llvm(op, [], [load.dereferenced_value], rewriter)
+
+
+class LowerVectorStore(RewritePattern):
+    """`vector.store`: one `llvm.store` of the vector (see LowerVectorLoad)."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: vector.StoreOp, rewriter: PatternRewriter):
+        emitter = Emitter(InsertPoint.before(op), rewriter)
+        target = lowered_memref(op.base, emitter)
+        indices = [index_operand(i, emitter) for i in op.indices]
+        value = to_llvm(op.vector, emitter.where, rewriter)
+        pointer = target.element_pointer(indices)
+        emitter.emit(llvm.StoreOp(value, pointer, alignment=target.element_bytes))
         rewriter.erase(op)
 
 

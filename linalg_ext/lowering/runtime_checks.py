@@ -9,6 +9,10 @@ every value known only at run time:
 - `check_in_bounds`: an element access (`memref.load`, `memref.store`,
   `affine.load`/`affine.store`), as semantics/arrays.py's `check_index` says
   it: "memref.load: index [5] is out of bounds of shape [3]";
+  `check_vector_in_bounds`: a 1-D `vector.load` / `vector.store` (the
+  lanes run along the last dimension), as the interpreter says it:
+  "vector.load: vector<16xf32> at index [3, 14] is out of bounds of shape
+  [4, 16]";
 - `check_division`: a divisor of zero, and the minimum value divided by -1
   for the signed divisions (semantics/scalar_ops.py, index_ops.py);
 - `check_steps`: `scf.for` / `scf.parallel` steps (semantics/control_ops.py);
@@ -20,10 +24,8 @@ every value known only at run time:
 - `check_stack_limit`: a `memref.alloca` of at most `STACK_LIMIT` bytes;
   `check_static_memory`: a static `memref.alloc` no larger than memory;
 - `check_dim_index`: a `memref.dim` / `tensor.dim` index inside the rank;
-- `check_expand_shape`, `check_collapse_shape`: reshapes that fit their
-  source, as semantics/memref_ops.py checks them;
-- `check_cast`: a `memref.cast` to static sizes, strides or an offset the
-  source's type leaves dynamic: the source has them.
+- the checks of views (`check_expand_shape`, `check_collapse_shape`,
+  `check_cast`) are in `linalg_ext.lowering.view_checks`.
 
 The loads and stores the loop lowerings make are in bounds once the extents
 they read are checked: with run-time checks on, they carry `IN_BOUNDS` (a
@@ -43,9 +45,8 @@ from xdsl.dialects.builtin import (
     IntegerAttr,
     IntegerType,
     MemRefType,
-    NoneAttr,
-    StridedLayoutAttr,
-    TensorType,
+    VectorType,
+    i1,
 )
 from xdsl.ir import Attribute, SSAValue
 
@@ -131,6 +132,71 @@ def check_in_bounds(
     template = (
         f"{op_name}: index [{', '.join('{}' for _ in indices)}] is out of bounds "
         f"of shape [{sizes}]"
+    )
+    assert_that(b, all_of(b, conditions), template, [*indices, *dynamic])
+
+
+def check_vector_in_bounds(
+    b: Builder,
+    op_name: str,
+    buffer: SSAValue,
+    indices: Sequence[SSAValue],
+    vector_type: VectorType,
+    unproven: Sequence[bool] | None = None,
+) -> None:
+    """Assert that the 1-D vector of `vector_type` at `indices` lies in
+    `buffer`: `0 <= indices[d] < dim(buffer, d)` for the leading dimensions,
+    `0 <= indices[-1]` and `indices[-1] + length <= dim(buffer, -1)` for the
+    last one, for each dimension whose `unproven[d]` is true (all by
+    default). The message: "<op>: vector<16xf32> at index [i, j] is out of
+    bounds of shape [m, n]"."""
+    type_ = buffer.type
+    assert isinstance(type_, MemRefType)
+    shape = type_.get_shape()
+    length = vector_type.get_shape()[0]
+    if not indices:
+        return
+    unproven = unproven if unproven is not None else [True] * len(indices)
+    if not any(unproven):
+        return
+    last = len(indices) - 1
+    conditions: list[SSAValue] = []
+    dynamic: list[SSAValue] = []
+    for dim, (size, index, check) in enumerate(
+        zip(shape, indices, unproven, strict=True)
+    ):
+        if size == DYNAMIC_INDEX:
+            extent = b.insert(memref.DimOp(buffer, constant(b, dim))).result
+            dynamic.append(extent)
+        elif check and dim != last:
+            extent = constant(b, size)
+        else:
+            extent = None
+        if not check:
+            continue
+        if dim != last:
+            assert extent is not None
+            conditions.append(b.insert(arith.CmpiOp(index, extent, "ult")).result)
+        elif size != DYNAMIC_INDEX and size < length:
+            # No index fits the vector in.
+            conditions.append(constant(b, 0, i1))
+        else:
+            # `index <= size - length` unsigned (a negative index is a huge
+            # one), with `length <= size` so that the difference is not
+            # negative; `index + length` could wrap instead.
+            if size != DYNAMIC_INDEX:
+                room = constant(b, size - length)
+            else:
+                assert extent is not None
+                lanes = constant(b, length)
+                fits = b.insert(arith.CmpiOp(lanes, extent, "ule")).result
+                conditions.append(fits)
+                room = b.insert(arith.SubiOp(extent, lanes)).result
+            conditions.append(b.insert(arith.CmpiOp(index, room, "ule")).result)
+    sizes = ", ".join(_placeholder(size) for size in shape)
+    template = (
+        f"{op_name}: {vector_type} at index [{', '.join('{}' for _ in indices)}] "
+        f"is out of bounds of shape [{sizes}]"
     )
     assert_that(b, all_of(b, conditions), template, [*indices, *dynamic])
 
@@ -256,10 +322,10 @@ def check_same_shape(
         return
     source_shape = ", ".join(map(_placeholder, shapes[0]))
     if slice_sizes is not None:
-        values = [*extents[0], *_dynamic_of(slice_sizes)]
+        values = [*extents[0], *dynamic_of(slice_sizes)]
         template = (
             f"{op_name}: source of shape [{source_shape}] does not fill a slice of "
-            f"sizes {_list_template(slice_sizes)}"
+            f"sizes {list_template(slice_sizes)}"
         )
     else:
         values = [*extents[0], *extents[1]]
@@ -479,306 +545,11 @@ def checked_product(
     return product, fits
 
 
-def _mixed(shape: Sequence[int], dynamic: Sequence[SSAValue]) -> list[int | SSAValue]:
-    values = iter(dynamic)
-    return [next(values) if size == DYNAMIC_INDEX else size for size in shape]
-
-
-def _dynamic_of(mixed: Sequence[int | SSAValue]) -> list[SSAValue]:
+def dynamic_of(mixed: Sequence[int | SSAValue]) -> list[SSAValue]:
     return [v for v in mixed if isinstance(v, SSAValue)]
 
 
-def _list_template(mixed: Sequence[int | SSAValue]) -> str:
+def list_template(mixed: Sequence[int | SSAValue]) -> str:
     """How Python prints the list `mixed`, a `{}` for each run-time value."""
     parts = ("{}" if isinstance(v, SSAValue) else str(v) for v in mixed)
     return "[" + ", ".join(parts) + "]"
-
-
-def _extents(b: Builder, source: SSAValue) -> list[int | SSAValue]:
-    """The sizes of memref `source`: static ones as ints, a `memref.dim`
-    for each dynamic one."""
-    type_ = source.type
-    assert isinstance(type_, MemRefType)
-    return [
-        b.insert(memref.DimOp(source, constant(b, dim))).result
-        if size == DYNAMIC_INDEX
-        else size
-        for dim, size in enumerate(type_.get_shape())
-    ]
-
-
-def check_expand_shape(
-    b: Builder,
-    op_name: str,
-    source: SSAValue,
-    groups: Sequence[Sequence[int]],
-    static_output_shape: Sequence[int],
-    output_sizes: Sequence[SSAValue],
-) -> None:
-    """Assert an `expand_shape`'s dynamic output sizes are what the
-    interpreter accepts (semantics/memref_ops.py): none negative
-    ("memref.expand_shape: negative size in [-2, 4]"), and each group's
-    sizes multiply to its source dimension, exactly ("memref.expand_shape:
-    dimensions [3, 4] of [3, 4] do not make up size 8 of [8]"; the
-    product computed with overflow detection), group by group. Groups
-    whose sizes and source dimension are all static are the verifier's."""
-    shape = _mixed(static_output_shape, output_sizes)
-    check_nonnegative(
-        b, output_sizes, f"{op_name}: negative size in {_list_template(shape)}"
-    )
-    extents = _extents(b, source)
-    for group, extent in zip(groups, extents, strict=True):
-        sizes = [shape[d] for d in group]
-        dynamic = _dynamic_of(sizes)
-        if not dynamic and not isinstance(extent, SSAValue):
-            continue
-        static = 1
-        for size in sizes:
-            if isinstance(size, int):
-                static *= size
-        product, fits = checked_product(b, static, dynamic)
-        extent_value = extent if isinstance(extent, SSAValue) else constant(b, extent)
-        equal = b.insert(arith.CmpiOp(product, extent_value, "eq")).result
-        template = (
-            f"{op_name}: dimensions {_list_template(sizes)} of "
-            f"{_list_template(shape)} do not make up size "
-            f"{'{}' if isinstance(extent, SSAValue) else extent} of "
-            f"{_list_template(extents)}"
-        )
-        values = [*dynamic, *output_sizes]
-        if isinstance(extent, SSAValue):
-            values.append(extent)
-        values += _dynamic_of(extents)
-        assert_that(b, all_of(b, [fits, equal]), template, values)
-
-
-def check_collapse_shape(
-    b: Builder, op_name: str, source: SSAValue, groups: Sequence[Sequence[int]]
-) -> None:
-    """Assert the dimensions each group of a `collapse_shape` merges are
-    contiguous in its source, as the interpreter requires
-    (semantics/memref_ops.py): within a group, each dimension whose extent
-    is not 1 steps over exactly the next such one's extent (stride of
-    outer = stride of inner * extent of inner), unless the group is
-    empty (an extent 0): "memref.collapse_shape: dimensions [0, 1] of a
-    view of shape [2, 3] and strides [5, 1] are not contiguous, so they
-    cannot be collapsed without a copy". Only for a source with a layout
-    (row-major ones are contiguous), in groups of two or more dimensions
-    not all static (those are the verifier's)."""
-    type_ = source.type
-    assert isinstance(type_, MemRefType)
-    if isinstance(type_.layout, NoneAttr):
-        return  # row-major: contiguous
-    static_strides = type_.get_strides()
-    if static_strides is None:
-        return  # an affine map layout: not known
-    shape = type_.get_shape()
-    if not any(
-        len(group) > 1
-        and any(shape[d] == DYNAMIC_INDEX or static_strides[d] is None for d in group)
-        for group in groups
-    ):
-        return
-    metadata = b.insert(memref.ExtractStridedMetaDataOp(source))
-    extents = _extents(b, source)
-    strides: list[int | SSAValue] = [
-        stride if stride is not None else metadata.strides[dim]
-        for dim, stride in enumerate(static_strides)
-    ]
-    template_values = [*_dynamic_of(extents), *_dynamic_of(strides)]
-    one = constant(b, 1)
-    zero = constant(b, 0)
-    true = constant(b, 1, IntegerType(1))
-
-    def value(v: int | SSAValue) -> SSAValue:
-        return v if isinstance(v, SSAValue) else constant(b, v)
-
-    for group in groups:
-        if len(group) < 2 or not any(
-            isinstance(extents[d], SSAValue) or isinstance(strides[d], SSAValue)
-            for d in group
-        ):
-            continue
-        # From the innermost dimension out: `expected` is the stride the next
-        # non-unit dimension must have, once one (`seen`) was met.
-        seen: SSAValue = constant(b, 0, IntegerType(1))
-        expected = zero
-        conditions: list[SSAValue] = []
-        empty: list[SSAValue] = []
-        for d in reversed(group):
-            extent, stride = value(extents[d]), value(strides[d])
-            unit = b.insert(arith.CmpiOp(extent, one, "eq")).result
-            empty.append(b.insert(arith.CmpiOp(extent, zero, "eq")).result)
-            steps = b.insert(arith.CmpiOp(stride, expected, "eq")).result
-            not_seen = b.insert(arith.XOrIOp(seen, true)).result
-            conditions.append(
-                b.insert(
-                    arith.OrIOp(b.insert(arith.OrIOp(unit, not_seen)).result, steps)
-                ).result
-            )
-            span = b.insert(arith.MuliOp(stride, extent)).result
-            expected = b.insert(arith.SelectOp(unit, expected, span)).result
-            not_unit = b.insert(arith.XOrIOp(unit, true)).result
-            seen = b.insert(arith.OrIOp(seen, not_unit)).result
-        fine = all_of(b, conditions)
-        for is_empty in empty:
-            fine = b.insert(arith.OrIOp(fine, is_empty)).result
-        assert_that(
-            b,
-            fine,
-            f"{op_name}: dimensions {list(group)} of a view of shape "
-            f"{_list_template(extents)} and strides {_list_template(strides)} are "
-            "not contiguous, so they cannot be collapsed without a copy",
-            template_values,
-        )
-
-
-def _static_or_dynamic(value: int | None) -> int:
-    return DYNAMIC_INDEX if value is None else value
-
-
-def _static(type_: MemRefType) -> list[int]:
-    """The strides of `type_`, `DYNAMIC_INDEX` for each dynamic one."""
-    return [_static_or_dynamic(stride) for stride in type_.get_strides() or ()]
-
-
-def _dynamic(value: int) -> bool:
-    return value == DYNAMIC_INDEX
-
-
-def check_cast(
-    b: Builder,
-    op_name: str,
-    source: SSAValue,
-    target: MemRefType,
-    as_tensor: bool = False,
-) -> None:
-    """Assert a `memref.cast`'s source has the static sizes, and (for a
-    strided target layout) the static strides and offset, its `target`
-    type claims where the source's type leaves them dynamic, as the
-    interpreter checks them (semantics/arrays.py's `check_fits_type`,
-    semantics/memref_ops.py's `check_cast_layout`): "memref.cast: the source has
-    shape [5], which does not fit memref<3xf32>". `as_tensor`: the cast was
-    a `tensor.cast`, whose message names the tensor type. Strides of unit
-    dimensions, and the layout of an empty view, are not compared."""
-    source_type = source.type
-    assert isinstance(source_type, MemRefType)
-    source_shape, target_shape = source_type.get_shape(), target.get_shape()
-    if any(
-        size == DYNAMIC_INDEX and want != DYNAMIC_INDEX
-        for size, want in zip(source_shape, target_shape, strict=True)
-    ):
-        extents = _extents(b, source)
-        conditions = [
-            b.insert(arith.CmpiOp(extent, constant(b, want), "eq")).result
-            for extent, want in zip(extents, target_shape, strict=True)
-            if isinstance(extent, SSAValue) and want != DYNAMIC_INDEX
-        ]
-        shown = (
-            TensorType(target.get_element_type(), target_shape) if as_tensor else target
-        )
-        assert_that(
-            b,
-            all_of(b, conditions),
-            f"{op_name}: the source has shape {_list_template(extents)}, which "
-            f"does not fit {shown}",
-            _dynamic_of(extents),
-        )
-    _check_cast_layout(b, op_name, source, target)
-
-
-def _times(b: Builder, lhs: int | SSAValue, rhs: int | SSAValue) -> int | SSAValue:
-    if isinstance(lhs, int) and isinstance(rhs, int):
-        return lhs * rhs
-    left = lhs if isinstance(lhs, SSAValue) else constant(b, lhs)
-    right = rhs if isinstance(rhs, SSAValue) else constant(b, rhs)
-    return b.insert(arith.MuliOp(left, right)).result
-
-
-def _check_cast_layout(
-    b: Builder, op_name: str, source: SSAValue, target: MemRefType
-) -> None:
-    """`check_cast`'s layout part: the static strides and offset of a
-    strided `target` layout, or (an identity `target` of a strided source)
-    row-major strides and offset 0, where the source's type leaves them
-    dynamic: "memref.cast: the source has strides [5, 1] and offset 2, which
-    do not fit memref<2x?xf32, strided<[5, 1], offset: 1>>"."""
-    source_type = source.type
-    assert isinstance(source_type, MemRefType)
-    source_shape, target_shape = source_type.get_shape(), target.get_shape()
-    if source_type.get_strides() is None or target.get_strides() is None:
-        return  # an affine map layout: not known
-    if 0 in source_shape:
-        return  # an empty view: any layout will do
-    source_strides = _static(source_type)
-    source_offset = _static_or_dynamic(source_type.get_offset())
-    row_major = isinstance(target.layout, NoneAttr)
-    if row_major and isinstance(source_type.layout, NoneAttr):
-        return  # both row-major
-    if not row_major and not isinstance(target.layout, StridedLayoutAttr):
-        return
-    target_strides = _static(target)
-    target_offset = 0 if row_major else _static_or_dynamic(target.get_offset())
-    dims = [
-        d
-        for d, (have, want) in enumerate(
-            zip(source_strides, target_strides, strict=True)
-        )
-        if target_shape[d] != 1
-        and (
-            (_dynamic(have) and not _dynamic(want))
-            or (row_major and (_dynamic(have) or _dynamic(want)))
-        )
-    ]
-    offset_checked = _dynamic(source_offset) and not _dynamic(target_offset)
-    if not dims and not offset_checked:
-        return
-    metadata = b.insert(memref.ExtractStridedMetaDataOp(source))
-    strides: list[int | SSAValue] = [
-        metadata.strides[d] if _dynamic(stride) else stride
-        for d, stride in enumerate(source_strides)
-    ]
-    offset: int | SSAValue = (
-        metadata.offset if _dynamic(source_offset) else source_offset
-    )
-    expected: list[int | SSAValue] = list(target_strides)
-    if row_major:
-        running: int | SSAValue = 1
-        extents = _extents(b, source)
-        for d in reversed(range(len(extents))):
-            expected[d] = running
-            running = _times(b, running, extents[d])
-
-    def value(v: int | SSAValue) -> SSAValue:
-        return v if isinstance(v, SSAValue) else constant(b, v)
-
-    conditions: list[SSAValue] = []
-    for d in dims:
-        fits = b.insert(arith.CmpiOp(value(strides[d]), value(expected[d]), "eq"))
-        fine = fits.result
-        if target_shape[d] == DYNAMIC_INDEX:
-            # A unit dimension's stride does not matter.
-            extent = b.insert(memref.DimOp(source, constant(b, d))).result
-            unit = b.insert(arith.CmpiOp(extent, constant(b, 1), "eq")).result
-            fine = b.insert(arith.OrIOp(fine, unit)).result
-        conditions.append(fine)
-    if offset_checked:
-        conditions.append(
-            b.insert(
-                arith.CmpiOp(value(offset), constant(b, target_offset), "eq")
-            ).result
-        )
-    fine = all_of(b, conditions)
-    for d, size in enumerate(source_shape):
-        if size == DYNAMIC_INDEX:  # an empty view: any layout will do
-            extent = b.insert(memref.DimOp(source, constant(b, d))).result
-            empty = b.insert(arith.CmpiOp(extent, constant(b, 0), "eq")).result
-            fine = b.insert(arith.OrIOp(fine, empty)).result
-    offset_template = "{}" if isinstance(offset, SSAValue) else str(offset)
-    assert_that(
-        b,
-        fine,
-        f"{op_name}: the source has strides {_list_template(strides)} and offset "
-        f"{offset_template}, which do not fit {target}",
-        [*_dynamic_of(strides), *_dynamic_of([offset])],
-    )
