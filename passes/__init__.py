@@ -75,6 +75,12 @@ def _convert_math_to_llvm() -> type[ModulePass]:
     return ConvertMathToLLVMPass
 
 
+def _convert_vector_to_llvm() -> type[ModulePass]:
+    from linalg_ext.passes.convert_vector_to_llvm import ConvertVectorToLLVMPass
+
+    return ConvertVectorToLLVMPass
+
+
 def _finalize_memref_to_llvm() -> type[ModulePass]:
     from linalg_ext.passes.finalize_memref_to_llvm import FinalizeMemRefToLLVMPass
 
@@ -169,6 +175,14 @@ def _transform_dialect_interpreter() -> type[ModulePass]:
     return TransformDialectInterpreterPass
 
 
+def _linalg_contraction_microkernel() -> type[ModulePass]:
+    from linalg_ext.passes.linalg_contraction_microkernel import (
+        LinalgContractionMicrokernelPass,
+    )
+
+    return LinalgContractionMicrokernelPass
+
+
 def _math_polynomial_approximation() -> type[ModulePass]:
     from linalg_ext.passes.math_polynomial_approximation import (
         MathPolynomialApproximationPass,
@@ -186,6 +200,7 @@ ALL_PASSES: dict[str, Callable[[], type[ModulePass]]] = {
     "convert-linalg-to-loops-ext": _convert_linalg_to_loops,
     "convert-math-to-llvm": _convert_math_to_llvm,
     "convert-scf-to-cf-ext": _convert_scf_to_cf,
+    "convert-vector-to-llvm-ext": _convert_vector_to_llvm,
     "finalize-memref-to-llvm": _finalize_memref_to_llvm,
     "insert-runtime-checks": _insert_runtime_checks,
     "lower-affine-ext": _lower_affine,
@@ -204,4 +219,5 @@ ALL_PASSES: dict[str, Callable[[], type[ModulePass]]] = {
     "linalg-op-tile": _linalg_op_tile,
     "transform-dialect-interpreter": _transform_dialect_interpreter,
     "math-polynomial-approximation-ext": _math_polynomial_approximation,
+    "linalg-contraction-microkernel": _linalg_contraction_microkernel,
 }

@@ -4,10 +4,11 @@ One pass that runs, in order, every lowering a bufferized program needs, so
 that `xdsl-opt -p lower-to-llvm` followed by `-t llvm` (or `linalg_ext.jit`)
 takes it to machine code without `mlir-opt`:
 
-    convert-linalg-ext-to-loops, convert-linalg-to-loops-ext,
-    [insert-runtime-checks], lower-affine-ext, convert-scf-to-cf-ext,
+    [linalg-contraction-microkernel], convert-linalg-ext-to-loops,
+    convert-linalg-to-loops-ext, [insert-runtime-checks], lower-affine-ext,
+    convert-scf-to-cf-ext,
     convert-cf-to-llvm, [math-polynomial-approximation-ext],
-    convert-math-to-llvm, convert-arith-to-llvm,
+    convert-math-to-llvm, convert-vector-to-llvm-ext, convert-arith-to-llvm,
     convert-index-to-llvm, finalize-memref-to-llvm, convert-func-to-llvm,
     reconcile-unrealized-casts
 
@@ -22,7 +23,8 @@ module): the first one that is not is reported, naming it, and the module
 is left as it was.
 
 With `fast-math` (`contract`, `reassoc`, `fast`), convert-arith-to-llvm adds
-fast-math flags to the float ops (docs/jit.md, "Floating-point contract").
+fast-math flags to the float ops (and convert-vector-to-llvm-ext to the
+float reductions) (docs/jit.md, "Floating-point contract").
 
 The pass is a `StagedPass`: `stages()` returns the steps as configured pass
 instances, the list `apply` runs and `linalg-ext-opt --print-between-passes`
@@ -44,6 +46,7 @@ from linalg_ext.lowering.fast_math import FastMathMode
 from linalg_ext.transforms.staged import StagedPass
 
 LOWERING_STEPS = (
+    "linalg-contraction-microkernel",
     "convert-linalg-ext-to-loops",
     "convert-linalg-to-loops-ext",
     "insert-runtime-checks",
@@ -51,14 +54,16 @@ LOWERING_STEPS = (
     "convert-scf-to-cf-ext",
     "convert-cf-to-llvm",
     "convert-math-to-llvm",
+    "convert-vector-to-llvm-ext",
     "convert-arith-to-llvm",
     "convert-index-to-llvm",
     "finalize-memref-to-llvm",
     "convert-func-to-llvm",
     "reconcile-unrealized-casts",
 )
-"""The passes `lower-to-llvm` runs, in order (`insert-runtime-checks` only
-with `runtime-checks`; APPROXIMATION_STEP before convert-math-to-llvm with
+"""The passes `lower-to-llvm` runs, in order (`linalg-contraction-microkernel`
+only with `microkernels`, `insert-runtime-checks` only with `runtime-checks`;
+APPROXIMATION_STEP before convert-math-to-llvm with
 `approximate-math`)."""
 
 APPROXIMATION_STEP = "math-polynomial-approximation-ext"
@@ -66,7 +71,11 @@ APPROXIMATION_STEP = "math-polynomial-approximation-ext"
 convert-math-to-llvm: f32 math functions as vectorisable polynomials."""
 
 CHECKED_STEPS = frozenset(
-    {"convert-linalg-ext-to-loops", "convert-linalg-to-loops-ext"}
+    {
+        "linalg-contraction-microkernel",
+        "convert-linalg-ext-to-loops",
+        "convert-linalg-to-loops-ext",
+    }
 )
 """The loop lowerings that take a `runtime_checks` option."""
 
@@ -134,6 +143,16 @@ class LowerToLLVMPass(StagedPass):
     (vectorised reductions), `fast` all seven flags on every float op (NaN
     and infinities then give undefined results)."""
 
+    microkernels: bool = True
+    """Run `linalg-contraction-microkernel` first: matmuls and other
+    contractions become packed, register-tiled vector loops (with one fused
+    multiply-add per step when `fast-math` allows `contract`); false leaves
+    them to the plain loops of convert-linalg-to-loops-ext."""
+
+    vector_bits: int = 0
+    """The vector width the micro-kernels are tiled for: 0 is the host's,
+    else 128, 256 or 512 (`linalg-contraction-microkernel`'s option)."""
+
     @property
     def approximates_math(self) -> bool:
         """Whether APPROXIMATION_STEP runs: asked for, or allowed by
@@ -146,14 +165,22 @@ class LowerToLLVMPass(StagedPass):
         for step in LOWERING_STEPS:
             if step == "insert-runtime-checks" and not self.runtime_checks:
                 continue
+            if step == "linalg-contraction-microkernel" and not self.microkernels:
+                continue
             # The registry types each pass as a plain ModulePass: an option
             # goes to it by name, as in a pass pipeline's text.
-            options: dict[str, bool | str] = {}
+            options: dict[str, bool | str | int] = {}
+            if step == "linalg-contraction-microkernel":
+                options["fma"] = self.fast_math != "none"
+                options["vector_bits"] = self.vector_bits
             if step == "finalize-memref-to-llvm":
                 options["use_generic_functions"] = self.use_generic_functions
             if step in CHECKED_STEPS and self.runtime_checks:
                 options["runtime_checks"] = True
-            if step == "convert-arith-to-llvm" and self.fast_math != "none":
+            if (
+                step in ("convert-vector-to-llvm-ext", "convert-arith-to-llvm")
+                and self.fast_math != "none"
+            ):
                 options["fast_math"] = self.fast_math
             if step == "convert-math-to-llvm" and self.approximates_math:
                 stages.append(_pass_class(APPROXIMATION_STEP)())

@@ -254,6 +254,7 @@ def _check_options(
     runtime_checks: object,
     fast_math: object,
     approximate_math: object = False,
+    microkernels: object = True,
 ) -> None:
     """Raise a one-line `JitError` for an option of the wrong type or range."""
     try:
@@ -272,6 +273,7 @@ def _check_options(
         ("track_memory", track_memory),
         ("runtime_checks", runtime_checks),
         ("approximate_math", approximate_math),
+        ("microkernels", microkernels),
     ):
         if not isinstance(value, bool):
             raise JitError(
@@ -287,6 +289,7 @@ def compile_module(
     runtime_checks: bool = True,
     fast_math: FastMathMode = "none",
     approximate_math: bool = False,
+    microkernels: bool = True,
 ) -> JitModule:
     """Compile every public function of `module` (see the module docstring).
 
@@ -309,13 +312,25 @@ def compile_module(
     of libm calls, so loops with them vectorise; `fast_math="fast"` implies
     it.
 
+    `microkernels`: matmuls and other contractions become packed,
+    register-tiled vector loops (`linalg-contraction-microkernel`, the same
+    bits as the plain loops unless `fast_math` allows fused multiply-adds);
+    False keeps the plain loops.
+
     Raises `JitError` naming what could not be compiled (also for a
     `module` that is not a `ModuleOp`, or does not verify, and for an option
     out of range: `opt_level` an int in 0..3, `fast_math` one of
     `FAST_MATH_MODES`, the others bools)."""
     from linalg_ext.compat import install
 
-    _check_options(opt_level, track_memory, runtime_checks, fast_math, approximate_math)
+    _check_options(
+        opt_level,
+        track_memory,
+        runtime_checks,
+        fast_math,
+        approximate_math,
+        microkernels,
+    )
     if not isinstance(module, ModuleOp):
         raise JitError(
             f"compile_module takes a builtin.module (a ModuleOp), not "
@@ -367,6 +382,7 @@ def compile_module(
         runtime_checks=runtime_checks,
         fast_math=fast_math,
         approximate_math=approximate_math,
+        microkernels=microkernels,
     )
     with _stage("lowering"):
         lowering.apply(make_context(), work)

@@ -51,6 +51,7 @@ JIT_ONLY = {
     "convert-func-to-llvm",
     "convert-index-to-llvm",
     "convert-math-to-llvm",
+    "convert-vector-to-llvm-ext",
     "finalize-memref-to-llvm",
     "lower-to-llvm",
 }
@@ -73,6 +74,7 @@ OUTPUT_JIT = {
     "linalg-op-tile",
     "linalg-fuse-ext",
     "transform-dialect-interpreter",
+    "linalg-contraction-microkernel",
 }
 """Directories whose pipelines' outputs are also compiled natively and
 compared with the interpreter on the input (`linalg-ext-check --backend

@@ -10,23 +10,25 @@ func.func @exp(%x: memref<4xf32>, %y: memref<4xf32>) {
   return
 }
 
-// CHECK:      IR after convert-linalg-ext-to-loops (stage 1/11 of lower-to-llvm):
-// CHECK:      IR after convert-linalg-to-loops-ext (stage 2/11 of lower-to-llvm):
+// CHECK:      IR after linalg-contraction-microkernel (stage 1/13 of lower-to-llvm):
+// CHECK:      IR after convert-linalg-ext-to-loops (stage 2/13 of lower-to-llvm):
+// CHECK:      IR after convert-linalg-to-loops-ext (stage 3/13 of lower-to-llvm):
 // CHECK:        scf.for
-// CHECK:      IR after lower-affine-ext (stage 3/11 of lower-to-llvm):
-// CHECK:      IR after convert-scf-to-cf-ext (stage 4/11 of lower-to-llvm):
+// CHECK:      IR after lower-affine-ext (stage 4/13 of lower-to-llvm):
+// CHECK:      IR after convert-scf-to-cf-ext (stage 5/13 of lower-to-llvm):
 // CHECK:        cf.cond_br
-// CHECK:      IR after convert-cf-to-llvm (stage 5/11 of lower-to-llvm):
-// CHECK:      IR after convert-math-to-llvm (stage 6/11 of lower-to-llvm):
+// CHECK:      IR after convert-cf-to-llvm (stage 6/13 of lower-to-llvm):
+// CHECK:      IR after convert-math-to-llvm (stage 7/13 of lower-to-llvm):
 // CHECK:        llvm.intr.exp
-// CHECK:      IR after convert-arith-to-llvm (stage 7/11 of lower-to-llvm):
-// CHECK:      IR after convert-index-to-llvm (stage 8/11 of lower-to-llvm):
-// CHECK:      IR after finalize-memref-to-llvm (stage 9/11 of lower-to-llvm):
-// CHECK:      IR after convert-func-to-llvm (stage 10/11 of lower-to-llvm):
+// CHECK:      IR after convert-vector-to-llvm-ext (stage 8/13 of lower-to-llvm):
+// CHECK:      IR after convert-arith-to-llvm (stage 9/13 of lower-to-llvm):
+// CHECK:      IR after convert-index-to-llvm (stage 10/13 of lower-to-llvm):
+// CHECK:      IR after finalize-memref-to-llvm (stage 11/13 of lower-to-llvm):
+// CHECK:      IR after convert-func-to-llvm (stage 12/13 of lower-to-llvm):
 // CHECK:        llvm.func @exp
 // CHECK-NOT:  IR after
 
-// TIME-COUNT-11: Pass {{.*}} (stage {{[0-9]+}}/11 of lower-to-llvm) took {{.*}} seconds
+// TIME-COUNT-13: Pass {{.*}} (stage {{[0-9]+}}/13 of lower-to-llvm) took {{.*}} seconds
 
 // OUT:     llvm.func @exp
 // OUT-NOT: IR after

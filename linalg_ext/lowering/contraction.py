@@ -1,0 +1,210 @@
+"""Contractions: structured ops that are `C[p] += A[p] * B[p]` along one
+reduction loop, as `linalg-contraction-microkernel` takes them
+(linalg_ext/lowering/microkernel.py).
+
+`match_contraction(op)` reads `linalg.matmul`, `linalg.batch_matmul`,
+`linalg_ext.batch_matmul` (its layout's maps, from its tiling model) or a
+`linalg.generic` whose body multiplies its two inputs and adds the product
+to the output: maps that are projected permutations, one parallel loop `m`
+that only A and C use, one `n` that only B and C use, every other parallel
+loop a batch loop; one float element type. It returns a `Contraction`, or
+why the op is not one.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from xdsl.dialects import arith
+from xdsl.dialects.builtin import (
+    AnyFloat,
+    Float16Type,
+    Float32Type,
+    Float64Type,
+    MemRefType,
+)
+from xdsl.dialects.linalg import ops as linalg
+from xdsl.ir import Block, Operation, SSAValue
+from xdsl.ir.affine import AffineDimExpr, AffineMap
+
+ELEMENT_BYTES: dict[type, int] = {Float16Type: 2, Float32Type: 4, Float64Type: 8}
+"""The float element types the micro-kernel handles, with their sizes."""
+
+
+@dataclass
+class Contraction:
+    """A structured op seen as `C[p] += A[p] * B[p]` (module docstring)."""
+
+    op: Operation
+    lhs: SSAValue
+    rhs: SSAValue
+    init: SSAValue
+    maps: tuple[AffineMap, AffineMap, AffineMap]
+    """The indexing maps of lhs, rhs and init, from the op's loops."""
+    m: int
+    n: int
+    k: int
+    batch: tuple[int, ...]
+    element: AnyFloat
+    generic: linalg.GenericOp | None = None
+    """The generic made from a named op to read it (the caller erases it)."""
+
+    @property
+    def num_loops(self) -> int:
+        return self.maps[0].num_dims
+
+    def multiply_adds(self) -> int | None:
+        """How many multiply-adds the op does, when its sizes are static."""
+        total = 1
+        for loop in range(self.num_loops):
+            size = self.static_size(loop)
+            if size is None:
+                return None
+            total *= size
+        return total
+
+    def sources(self, loop: int) -> list[tuple[SSAValue, int]]:
+        """Every (operand, dimension) the loop `loop` indexes."""
+        found: list[tuple[SSAValue, int]] = []
+        for operand, map_ in zip(
+            (self.lhs, self.rhs, self.init), self.maps, strict=True
+        ):
+            for dim, expr in enumerate(map_.results):
+                if isinstance(expr, AffineDimExpr) and expr.position == loop:
+                    found.append((operand, dim))
+        return found
+
+    def static_size(self, loop: int) -> int | None:
+        for operand, dim in self.sources(loop):
+            assert isinstance(operand.type, MemRefType)
+            size = operand.type.get_shape()[dim]
+            if size >= 0:
+                return size
+        return None
+
+
+def _is_multiply_add(block: Block) -> bool:
+    """The body is `yield (c + a * b)` of its three arguments (in any order
+    of the operands of the add and of the multiply)."""
+    ops = list(block.ops)
+    if len(ops) != 3 or len(block.args) != 3:
+        return False
+    mul, add, yield_ = ops
+    a, b, c = block.args
+    if not isinstance(mul, arith.MulfOp) or not isinstance(add, arith.AddfOp):
+        return False
+    if {mul.lhs, mul.rhs} != {a, b} or mul.lhs is mul.rhs:
+        return False
+    if {add.lhs, add.rhs} != {c, mul.result}:
+        return False
+    return list(yield_.operands) == [add.result]
+
+
+def _dims(map_: AffineMap) -> list[int] | None:
+    """The loops a projected permutation reads, in its results' order."""
+    if map_.num_symbols:
+        return None
+    dims: list[int] = []
+    for expr in map_.results:
+        if not isinstance(expr, AffineDimExpr) or expr.position in dims:
+            return None
+        dims.append(expr.position)
+    return dims
+
+
+def _structure(
+    op: Operation,
+) -> tuple[list[SSAValue], list[AffineMap], list[str], Block, linalg.GenericOp | None]:
+    """(operands, maps, iterator kinds, body, generic made) of a linalg or
+    linalg_ext op, or raises ValueError with the reason."""
+    from linalg_ext.dialect.batch_matmul import BatchMatmulOp
+    from linalg_ext.dialect.tiling_support import ProjectedTilingModel
+    from linalg_ext.tiling.interface import tiling_model
+    from linalg_ext.transforms.generalize import GENERALIZED_OPS, generalize
+
+    if isinstance(op, BatchMatmulOp):
+        model = tiling_model(op)
+        assert isinstance(model, ProjectedTilingModel)
+        maps = [t.map for t in model.operand_tilings(op) if t.map is not None]
+        kinds = [str(kind) for kind in model.loop_types(op)]
+        return [op.lhs, op.rhs, op.init], maps, kinds, op.body.block, None
+    made = None
+    if isinstance(op, linalg.GenericOp):
+        generic = op
+    elif op.name in GENERALIZED_OPS and op.name != "linalg.generic":
+        made = generalize(op)
+        if made is None:
+            raise ValueError("has no generic form")
+        generic = made
+    else:
+        raise ValueError("is not a contraction")
+    maps = [m.data for m in generic.indexing_maps]
+    kinds = [str(t.data) for t in generic.iterator_types]
+    return list(generic.operands), maps, kinds, generic.body.block, made
+
+
+def match_contraction(op: Operation) -> Contraction | str:
+    """`op` as a Contraction, or why it is not one (a phrase)."""
+    try:
+        operands, maps, kinds, body, made = _structure(op)
+    except ValueError as error:
+        return str(error)
+    contraction_or_reason = _match(op, operands, maps, kinds, body, made)
+    if isinstance(contraction_or_reason, str) and made is not None:
+        made.erase()
+    return contraction_or_reason
+
+
+def _match(
+    op: Operation,
+    operands: list[SSAValue],
+    maps: list[AffineMap],
+    kinds: list[str],
+    body: Block,
+    made: linalg.GenericOp | None,
+) -> Contraction | str:
+    if len(operands) != 3:
+        return "does not have two inputs and one output"
+    types = [v.type for v in operands]
+    if not all(isinstance(t, MemRefType) for t in types):
+        return "does not work on memrefs"
+    elements = {t.element_type for t in types if isinstance(t, MemRefType)}
+    if len(elements) != 1:
+        return "mixes element types"
+    (element,) = elements
+    if type(element) not in ELEMENT_BYTES or not isinstance(element, AnyFloat):
+        return f"has elements of type {element} (f16, f32 or f64 only)"
+    if not _is_multiply_add(body):
+        return "has a body other than a multiply-add"
+    dims = [_dims(m) for m in maps]
+    if any(d is None for d in dims):
+        return "has indexing maps that are not projected permutations"
+    lhs_dims, rhs_dims, out_dims = (set(d or ()) for d in dims)
+    reductions = [loop for loop, kind in enumerate(kinds) if kind == "reduction"]
+    if len(reductions) != 1:
+        return "does not have exactly one reduction loop"
+    (k,) = reductions
+    if k not in lhs_dims or k not in rhs_dims or k in out_dims:
+        return "reduces along a loop both inputs do not share"
+    parallel = [loop for loop, kind in enumerate(kinds) if kind == "parallel"]
+    if set(parallel) != out_dims:
+        return "has an output that does not use every parallel loop"
+    ms = sorted((lhs_dims - rhs_dims) - {k})
+    ns = sorted((rhs_dims - lhs_dims) - {k})
+    if len(ms) != 1 or len(ns) != 1:
+        return "does not have one row loop of the lhs and one column loop of the rhs"
+    batch = tuple(loop for loop in parallel if loop not in (ms[0], ns[0]))
+    assert isinstance(element, AnyFloat)
+    return Contraction(
+        op,
+        operands[0],
+        operands[1],
+        operands[2],
+        (maps[0], maps[1], maps[2]),
+        ms[0],
+        ns[0],
+        k,
+        batch,
+        element,
+        made,
+    )

@@ -1,0 +1,717 @@
+"""A contraction on memrefs as a packed, cache-blocked, register-tiled
+micro-kernel in the `vector` dialect: what `linalg-contraction-microkernel`
+writes (the GotoBLAS / BLIS scheme that IREE's data tiling and `mmt4d`
+follow).
+
+A contraction here is a structured op `C[p] += A[p] * B[p]` over one
+reduction loop `k`: `linalg.matmul`, `linalg.batch_matmul`,
+`linalg_ext.batch_matmul` in every layout, or a `linalg.generic` with that
+body (`arith.mulf` of the two inputs added to the output) whose indexing maps
+are projected permutations, with exactly one parallel loop `m` that only `A`
+and `C` use and one `n` that only `B` and `C` use; every other parallel loop
+is a batch loop. Float elements (f16, f32, f64), one type for all.
+
+The loops (sizes `mc`, `nc`, `kc` of the cache tile, `MR` rows by `NR`
+columns of the register tile, `NR` a multiple of the vector length `VL`):
+
+    for batch...:                       # the batch loops, as they are
+      for jc in 0..N step nc:           # a block of columns of C
+        for pc in 0..K step kc:         # a block of the reduction
+          pack B[pc:pc+kc, jc:jc+nc]    # panels of NR columns, each row of a
+                                        # panel contiguous, zero-padded
+          for ic in 0..M step mc:
+            pack A[ic:ic+mc, pc:pc+kc]  # panels of MR rows, k-major
+            for each NR panel, each MR panel:
+              stage the C tile in an MR x NR buffer (zeros outside C)
+              acc[r][v] = vector load of the staged tile
+              for k in 0..kc:           # the micro-kernel: MR x NR/VL
+                acc[r][v] += broadcast(Ap[k][r]) * Bp[k][v]   # vectors
+              store acc to the stage; copy its valid part back into C
+
+Every element of C still adds its products in the order of `k`, starting
+from its value in C, as the plain loops do: without `fma` (a multiply, then
+an add, each rounded) the result is bit for bit the plain loops'; with
+`fma` each step is one `vector.fma` (one rounding), which the
+floating-point contract `contract` allows. The operands are read through
+their indexing maps by the packing loops only, so any layout (transposed
+operands, batch dimensions anywhere) runs the same micro-kernel; edges
+(sizes not multiples of the tiles, dynamic sizes) are zero-padded in the
+packed panels and cut when the stage is copied back.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from xdsl.dialects import arith, memref, vector
+from xdsl.dialects.builtin import (
+    IntegerAttr,
+    MemRefType,
+    UnitAttr,
+    VectorType,
+    i64,
+)
+from xdsl.ir import Operation, SSAValue
+from xdsl.ir.affine import AffineDimExpr, AffineMap
+
+from linalg_ext.lowering.contraction import Contraction
+from linalg_ext.lowering.loop_nest import IN_BOUNDS, LoopNestBuilder, map_indices
+from linalg_ext.lowering.microkernel_fusion import Fusion
+from linalg_ext.lowering.structured_scalar import inline_body
+
+
+@dataclass(frozen=True)
+class KernelShape:
+    """The tiles of one micro-kernel lowering."""
+
+    rows: int
+    """MR: rows of the register tile (of C and of a packed A panel)."""
+
+    lanes: int
+    """VL: elements in one vector."""
+
+    vectors: int
+    """Vectors per row of the register tile (NR = lanes * vectors)."""
+
+    mc: int
+    """Rows of A packed at a time (a multiple of `rows`)."""
+
+    nc: int
+    """Columns of B packed at a time (a multiple of NR)."""
+
+    kc: int
+    """Reduction steps packed at a time."""
+
+    @property
+    def columns(self) -> int:
+        """NR: columns of the register tile (of C and of a packed B panel)."""
+        return self.lanes * self.vectors
+
+
+def _access(map_: AffineMap, point: dict[int, SSAValue]) -> list[SSAValue]:
+    """The indices a projected permutation gives at `point` (loop -> iv)."""
+    return [point[e.position] for e in map_.results if isinstance(e, AffineDimExpr)]
+
+
+class _Emitter:
+    """The ops of one contraction's micro-kernel lowering."""
+
+    def __init__(
+        self,
+        b: LoopNestBuilder,
+        c: Contraction,
+        shape: KernelShape,
+        fma: bool,
+        upper: Sequence[SSAValue],
+        fusion: Fusion,
+    ):
+        self.b = b
+        self.c = c
+        self.fusion = fusion
+        self.shape = shape
+        self.fma = fma
+        self.upper = list(upper)
+        self.vector_type = VectorType(c.element, [shape.lanes])
+        self.in_bounds = b.marks_in_bounds
+        self.direct = _unit_stride_columns(c, c.init, c.maps[2])
+        self.rhs_rows_contiguous = _unit_stride_columns(c, c.rhs, c.maps[1])
+        """Whole panels of B are copied a vector at a time."""
+        """Whole tiles of C load and store their vectors in C itself: C's
+        last dimension is the column loop, with a static unit stride."""
+
+    # -- small builders ------------------------------------------------------
+
+    def _mark(self, op: Operation) -> Operation:
+        if self.in_bounds:
+            op.attributes[IN_BOUNDS] = UnitAttr()
+        return op
+
+    def min(self, b: LoopNestBuilder, lhs: SSAValue, rhs: SSAValue) -> SSAValue:
+        return b.add(arith.MinSIOp(lhs, rhs))
+
+    def sub(self, b: LoopNestBuilder, lhs: SSAValue, rhs: SSAValue) -> SSAValue:
+        return b.add(arith.SubiOp(lhs, rhs))
+
+    def addi(self, b: LoopNestBuilder, lhs: SSAValue, rhs: SSAValue) -> SSAValue:
+        return b.add(arith.AddiOp(lhs, rhs))
+
+    def muli(self, b: LoopNestBuilder, lhs: SSAValue, rhs: SSAValue) -> SSAValue:
+        return b.add(arith.MuliOp(lhs, rhs))
+
+    def panel_bounds(
+        self,
+        b: LoopNestBuilder,
+        panel: SSAValue,
+        size: int,
+        extent: SSAValue,
+        start: SSAValue,
+    ) -> tuple[SSAValue, SSAValue, SSAValue]:
+        """(offset in the block, valid length, offset in the operand) of
+        panel `panel` of `size` in a block of `extent` starting at `start`."""
+        first = self.muli(b, panel, b.index(size))
+        valid = self.min(b, b.index(size), self.sub(b, extent, first))
+        return first, valid, self.addi(b, start, first)
+
+    def panels(self, b: LoopNestBuilder, extent: SSAValue, size: int) -> SSAValue:
+        """ceil(extent / size) for a positive constant `size`."""
+        plus = self.addi(b, extent, b.index(size - 1))
+        return b.add(arith.DivUIOp(plus, b.index(size)))
+
+    def vload(
+        self, b: LoopNestBuilder, buffer: SSAValue, indices: Sequence[SSAValue]
+    ) -> SSAValue:
+        op = vector.LoadOp(buffer, indices, self.vector_type)
+        return b.add(self._mark(op))
+
+    def vstore(
+        self,
+        b: LoopNestBuilder,
+        value: SSAValue,
+        buffer: SSAValue,
+        indices: Sequence[SSAValue],
+    ) -> None:
+        b.insert(self._mark(vector.StoreOp(value, buffer, indices)))
+
+    # -- the lowering ----------------------------------------------------------
+
+    def emit(self) -> None:
+        b, c, shape = self.b, self.c, self.shape
+        element = c.element
+        sizes = {
+            loop: c.static_size(loop) for loop in (c.m, c.n, c.k)
+        }  # None when dynamic
+        nr, mr = shape.columns, shape.rows
+        kc = min(shape.kc, sizes[c.k] or shape.kc) or 1
+        nc = min(shape.nc, _round_up(sizes[c.n] or shape.nc, nr)) or nr
+        mc = min(shape.mc, _round_up(sizes[c.m] or shape.mc, mr)) or mr
+        self.kc, self.nc, self.mc = kc, nc, mc
+        alignment = IntegerAttr(64, i64)
+        self.packed_b = b.add(
+            memref.AllocOp([], [], MemRefType(element, [nc // nr, kc, nr]), alignment),
+            "packed_rhs",
+        )
+        self.packed_a = b.add(
+            memref.AllocOp([], [], MemRefType(element, [mc // mr, kc, mr]), alignment),
+            "packed_lhs",
+        )
+        self.stage = b.add(
+            memref.AllocaOp.get(element, 64, [mr, nr]),  # a register tile
+            "stage",
+        )
+        self.zero = b.constant(0.0, element)
+        self.zero_vector = b.add(vector.BroadcastOp(self.zero, self.vector_type))
+
+        def batch_body(
+            b: LoopNestBuilder, ivs: Sequence[SSAValue], _: Sequence[SSAValue]
+        ) -> Sequence[SSAValue]:
+            point = dict(zip(c.batch, ivs, strict=True))
+            self.column_blocks(b, point)
+            return ()
+
+        b.loop_nest([self.upper[d] for d in c.batch], (), batch_body, ivs="batch")
+        b.insert(memref.DeallocOp.get(self.packed_a))
+        b.insert(memref.DeallocOp.get(self.packed_b))
+
+    def column_blocks(self, b: LoopNestBuilder, point: dict[int, SSAValue]) -> None:
+        c = self.c
+        big_n, big_k, big_m = self.upper[c.n], self.upper[c.k], self.upper[c.m]
+
+        def over_n(b: LoopNestBuilder, jc: SSAValue, _: Sequence[SSAValue]):
+            ncur = self.min(b, b.index(self.nc), self.sub(b, big_n, jc))
+
+            def over_k(b: LoopNestBuilder, pc: SSAValue, _: Sequence[SSAValue]):
+                kcur = self.min(b, b.index(self.kc), self.sub(b, big_k, pc))
+                self.pack_rhs(b, point, jc, ncur, pc, kcur)
+
+                def over_m(b: LoopNestBuilder, ic: SSAValue, _: Sequence[SSAValue]):
+                    mcur = self.min(b, b.index(self.mc), self.sub(b, big_m, ic))
+                    self.pack_lhs(b, point, ic, mcur, pc, kcur)
+                    self.tiles(b, point, (ic, mcur), (jc, ncur), (pc, kcur))
+                    return ()
+
+                b.for_loop(big_m, (), over_m, step=self.mc, iv="ic")
+                return ()
+
+            b.for_loop(big_k, (), over_k, step=self.kc, iv="pc")
+            return ()
+
+        b.for_loop(big_n, (), over_n, step=self.nc, iv="jc")
+
+    def pack_rhs(
+        self,
+        b: LoopNestBuilder,
+        point: dict[int, SSAValue],
+        jc: SSAValue,
+        ncur: SSAValue,
+        pc: SSAValue,
+        kcur: SSAValue,
+    ) -> None:
+        """Bp[p][k][l] = B[k = pc + k, n = jc + p*NR + l], zero past N."""
+        c, nr = self.c, self.shape.columns
+
+        def panel(b: LoopNestBuilder, p: SSAValue, _: Sequence[SSAValue]):
+            _, valid, column = self.panel_bounds(b, p, nr, ncur, jc)
+
+            def row(b: LoopNestBuilder, kk: SSAValue, _: Sequence[SSAValue]):
+                k_index = self.addi(b, pc, kk)
+
+                def copy(b: LoopNestBuilder, lane: SSAValue, _: Sequence[SSAValue]):
+                    at = {**point, c.k: k_index, c.n: self.addi(b, column, lane)}
+                    value = b.load(c.rhs, _access(c.maps[1], at))
+                    b.store(value, self.packed_b, [p, kk, lane])
+                    return ()
+
+                def pad(b: LoopNestBuilder, lane: SSAValue, _: Sequence[SSAValue]):
+                    b.store(self.zero, self.packed_b, [p, kk, lane])
+                    return ()
+
+                b.for_loop(valid, (), copy, iv="lane")
+                b.for_loop(nr, (), pad, lower=valid, iv="lane")
+                return ()
+
+            def vector_row(b: LoopNestBuilder, kk: SSAValue, _: Sequence[SSAValue]):
+                k_index = self.addi(b, pc, kk)
+                for v in range(self.shape.vectors):
+                    offset = b.index(v * self.shape.lanes)
+                    at = {**point, c.k: k_index, c.n: self.addi(b, column, offset)}
+                    value = self.vload(b, c.rhs, _access(c.maps[1], at))
+                    self.vstore(b, value, self.packed_b, [p, kk, offset])
+                return ()
+
+            if not self.rhs_rows_contiguous:
+                b.for_loop(kcur, (), row, iv="kk")
+                return ()
+
+            def whole(b: LoopNestBuilder) -> Sequence[SSAValue]:
+                b.for_loop(kcur, (), vector_row, iv="kk")
+                return ()
+
+            def edge(b: LoopNestBuilder) -> Sequence[SSAValue]:
+                b.for_loop(kcur, (), row, iv="kk")
+                return ()
+
+            is_whole = b.add(arith.CmpiOp(valid, b.index(nr), "eq"))
+            b.if_then(is_whole, [], whole, edge)
+            return ()
+
+        b.for_loop(self.panels(b, ncur, nr), (), panel, iv="panel")
+
+    def pack_lhs(
+        self,
+        b: LoopNestBuilder,
+        point: dict[int, SSAValue],
+        ic: SSAValue,
+        mcur: SSAValue,
+        pc: SSAValue,
+        kcur: SSAValue,
+    ) -> None:
+        """Ap[p][k][r] = A[m = ic + p*MR + r, k = pc + k], zero past M."""
+        c, mr = self.c, self.shape.rows
+
+        def panel(b: LoopNestBuilder, p: SSAValue, _: Sequence[SSAValue]):
+            _, valid, row_start = self.panel_bounds(b, p, mr, mcur, ic)
+
+            def row(b: LoopNestBuilder, r: SSAValue, _: Sequence[SSAValue]):
+                m_index = self.addi(b, row_start, r)
+
+                def copy(b: LoopNestBuilder, kk: SSAValue, _: Sequence[SSAValue]):
+                    at = {**point, c.m: m_index, c.k: self.addi(b, pc, kk)}
+                    value = b.load(c.lhs, _access(c.maps[0], at))
+                    b.store(value, self.packed_a, [p, kk, r])
+                    return ()
+
+                b.for_loop(kcur, (), copy, iv="kk")
+                return ()
+
+            def pad(b: LoopNestBuilder, r: SSAValue, _: Sequence[SSAValue]):
+                def zero(b: LoopNestBuilder, kk: SSAValue, _: Sequence[SSAValue]):
+                    b.store(self.zero, self.packed_a, [p, kk, r])
+                    return ()
+
+                b.for_loop(kcur, (), zero, iv="kk")
+                return ()
+
+            b.for_loop(valid, (), row, iv="r")
+            b.for_loop(mr, (), pad, lower=valid, iv="r")
+            return ()
+
+        b.for_loop(self.panels(b, mcur, mr), (), panel, iv="panel")
+
+    def tiles(
+        self,
+        b: LoopNestBuilder,
+        point: dict[int, SSAValue],
+        rows: tuple[SSAValue, SSAValue],
+        columns: tuple[SSAValue, SSAValue],
+        reduction: tuple[SSAValue, SSAValue],
+    ) -> None:
+        """Every register tile of the block: its C tile staged, the
+        micro-kernel, the stage copied back."""
+        shape = self.shape
+        pc, kcur = reduction
+        ic, mcur = rows
+        jc, ncur = columns
+
+        def over_columns(b: LoopNestBuilder, q: SSAValue, _: Sequence[SSAValue]):
+            _, width, column = self.panel_bounds(b, q, shape.columns, ncur, jc)
+
+            def over_rows(b: LoopNestBuilder, p: SSAValue, _: Sequence[SSAValue]):
+                _, height, row = self.panel_bounds(b, p, shape.rows, mcur, ic)
+                tile = (row, height, column, width)
+                if not self.direct:
+                    self.stage_in(b, point, *tile, pc)
+                    inits = self.load_stage(b)
+                    finals = self.kernel(b, p, q, kcur, inits)
+                    self.store_stage(b, finals)
+                    self.stage_out(b, point, *tile, (pc, kcur))
+                    return ()
+                # A whole tile of C reads and writes C directly; an edge tile
+                # (or one the epilogue finishes) goes through the stage.
+                whole = b.add(
+                    arith.AndIOp(
+                        b.add(arith.CmpiOp(height, b.index(shape.rows), "eq")),
+                        b.add(arith.CmpiOp(width, b.index(shape.columns), "eq")),
+                    )
+                )
+                types = [self.vector_type] * (shape.rows * shape.vectors)
+
+                def direct_in(b: LoopNestBuilder) -> Sequence[SSAValue]:
+                    return self.load_c(b, point, row, column, pc)
+
+                def staged_in(b: LoopNestBuilder) -> Sequence[SSAValue]:
+                    self.stage_in(b, point, *tile, pc)
+                    return self.load_stage(b)
+
+                inits = b.if_then(whole, types, direct_in, staged_in)
+                finals = self.kernel(b, p, q, kcur, inits)
+
+                def direct_out(b: LoopNestBuilder) -> Sequence[SSAValue]:
+                    self.store_c(b, point, row, column, finals)
+                    return ()
+
+                def staged_out(b: LoopNestBuilder) -> Sequence[SSAValue]:
+                    self.store_stage(b, finals)
+                    self.stage_out(b, point, *tile, (pc, kcur))
+                    return ()
+
+                if self.fusion.epilogue is None:
+                    b.if_then(whole, [], direct_out, staged_out)
+                    return ()
+                not_last = self.not_last_block(b, pc, kcur)
+                if not_last is None:
+                    staged_out(b)
+                    return ()
+                direct = b.add(arith.AndIOp(whole, not_last))
+                b.if_then(direct, [], direct_out, staged_out)
+                return ()
+
+            b.for_loop(self.panels(b, mcur, shape.rows), (), over_rows, iv="p")
+            return ()
+
+        b.for_loop(self.panels(b, ncur, shape.columns), (), over_columns, iv="q")
+
+    def _stage_copy(
+        self,
+        b: LoopNestBuilder,
+        point: dict[int, SSAValue],
+        row: SSAValue,
+        height: SSAValue,
+        column: SSAValue,
+        width: SSAValue,
+        into_stage: bool,
+    ) -> None:
+        c = self.c
+
+        def over_r(b: LoopNestBuilder, r: SSAValue, _: Sequence[SSAValue]):
+            m_index = self.addi(b, row, r)
+
+            def over_j(b: LoopNestBuilder, j: SSAValue, _: Sequence[SSAValue]):
+                at = {**point, c.m: m_index, c.n: self.addi(b, column, j)}
+                indices = _access(c.maps[2], at)
+                if into_stage:
+                    b.store(b.load(c.init, indices), self.stage, [r, j])
+                else:
+                    b.store(b.load(self.stage, [r, j]), c.init, indices)
+                return ()
+
+            b.for_loop(width, (), over_j, iv="j")
+            return ()
+
+        b.for_loop(height, (), over_r, iv="r")
+
+    def stage_in(
+        self,
+        b: LoopNestBuilder,
+        point: dict[int, SSAValue],
+        row: SSAValue,
+        height: SSAValue,
+        column: SSAValue,
+        width: SSAValue,
+        pc: SSAValue,
+    ) -> None:
+        """The stage: zeros, then the valid part of the C tile; with an
+        absorbed fill, the fill value in the first block of k."""
+        fill = self.fusion.fill
+
+        def from_c(b: LoopNestBuilder) -> Sequence[SSAValue]:
+            self._splat_stage(b, self.zero_vector)
+            self._stage_copy(b, point, row, height, column, width, True)
+            return ()
+
+        if fill is None:
+            from_c(b)
+            return
+
+        def from_fill(b: LoopNestBuilder) -> Sequence[SSAValue]:
+            value = b.add(vector.BroadcastOp(fill.inputs[0], self.vector_type))
+            self._splat_stage(b, value)
+            return ()
+
+        if self.kc >= (self.c.static_size(self.c.k) or 0):
+            from_fill(b)  # one block of k: always the first
+            return
+        first = b.add(arith.CmpiOp(pc, b.index(0), "eq"))
+        b.if_then(first, [], from_fill, from_c)
+
+    def _splat_stage(self, b: LoopNestBuilder, value: SSAValue) -> None:
+        shape = self.shape
+        for r in range(shape.rows):
+            for v in range(shape.vectors):
+                indices = [b.index(r), b.index(v * shape.lanes)]
+                self.vstore(b, value, self.stage, indices)
+
+    def stage_out(
+        self,
+        b: LoopNestBuilder,
+        point: dict[int, SSAValue],
+        row: SSAValue,
+        height: SSAValue,
+        column: SSAValue,
+        width: SSAValue,
+        reduction: tuple[SSAValue, SSAValue],
+    ) -> None:
+        """The valid part of the stage into C; with an epilogue, in the
+        last block of k, the epilogue's body applied to it into the
+        epilogue's output instead."""
+        epilogue = self.fusion.epilogue
+
+        def to_c(b: LoopNestBuilder) -> Sequence[SSAValue]:
+            self._stage_copy(b, point, row, height, column, width, False)
+            return ()
+
+        if epilogue is None:
+            to_c(b)
+            return
+
+        def through_epilogue(b: LoopNestBuilder) -> Sequence[SSAValue]:
+            self._epilogue_copy(b, point, row, height, column, width)
+            return ()
+
+        big_k = self.c.static_size(self.c.k)
+        if big_k is not None and self.kc >= big_k:
+            through_epilogue(b)  # one block of k: always the last
+            return
+        pc, kcur = reduction
+        end = self.addi(b, pc, kcur)
+        last = b.add(arith.CmpiOp(end, self.upper[self.c.k], "sge"))
+        b.if_then(last, [], through_epilogue, to_c)
+
+    def _epilogue_copy(
+        self,
+        b: LoopNestBuilder,
+        point: dict[int, SSAValue],
+        row: SSAValue,
+        height: SSAValue,
+        column: SSAValue,
+        width: SSAValue,
+    ) -> None:
+        c, fusion = self.c, self.fusion
+        generic = fusion.epilogue
+        assert generic is not None
+        maps = [m.data for m in generic.indexing_maps]
+        block = generic.body.block
+        num_inputs = len(generic.inputs)
+
+        def over_r(b: LoopNestBuilder, r: SSAValue, _: Sequence[SSAValue]):
+            m_index = self.addi(b, row, r)
+
+            def over_j(b: LoopNestBuilder, j: SSAValue, _: Sequence[SSAValue]):
+                at = {**point, c.m: m_index, c.n: self.addi(b, column, j)}
+                # The epilogue's loop d runs along C's dimension d.
+                ivs = _access(c.maps[2], at)
+                mapping: dict[SSAValue, SSAValue] = {}
+                for index, (arg, operand, map_) in enumerate(
+                    zip(block.args, generic.operands, maps, strict=True)
+                ):
+                    if not arg.uses:
+                        continue
+                    if index == fusion.epilogue_input:
+                        mapping[arg] = b.load(self.stage, [r, j])
+                    elif isinstance(operand.type, MemRefType):
+                        mapping[arg] = b.load(operand, map_indices(b, map_, ivs))
+                    else:
+                        assert index < num_inputs
+                        mapping[arg] = operand
+                (value,) = inline_body(b, block, mapping, ivs)
+                output = generic.outputs[0]
+                b.store(value, output, map_indices(b, maps[-1], ivs))
+                return ()
+
+            b.for_loop(width, (), over_j, iv="j")
+            return ()
+
+        b.for_loop(height, (), over_r, iv="r")
+
+    def _places(self) -> list[tuple[int, int]]:
+        """(row, vector) of each accumulator, in order."""
+        shape = self.shape
+        return [(r, v) for r in range(shape.rows) for v in range(shape.vectors)]
+
+    def load_stage(self, b: LoopNestBuilder) -> list[SSAValue]:
+        lanes = self.shape.lanes
+        return [
+            self.vload(b, self.stage, [b.index(r), b.index(v * lanes)])
+            for r, v in self._places()
+        ]
+
+    def store_stage(self, b: LoopNestBuilder, values: Sequence[SSAValue]) -> None:
+        lanes = self.shape.lanes
+        for (r, v), value in zip(self._places(), values, strict=True):
+            self.vstore(b, value, self.stage, [b.index(r), b.index(v * lanes)])
+
+    def _c_indices(
+        self,
+        b: LoopNestBuilder,
+        point: dict[int, SSAValue],
+        row: SSAValue,
+        column: SSAValue,
+        r: int,
+        v: int,
+    ) -> list[SSAValue]:
+        c = self.c
+        at = {
+            **point,
+            c.m: self.addi(b, row, b.index(r)),
+            c.n: self.addi(b, column, b.index(v * self.shape.lanes)),
+        }
+        return _access(c.maps[2], at)
+
+    def load_c(
+        self,
+        b: LoopNestBuilder,
+        point: dict[int, SSAValue],
+        row: SSAValue,
+        column: SSAValue,
+        pc: SSAValue,
+    ) -> list[SSAValue]:
+        """The accumulators of a whole tile, from C (or, with an absorbed
+        fill, from its value in the first block of k)."""
+        fill = self.fusion.fill
+
+        def from_c(b: LoopNestBuilder) -> list[SSAValue]:
+            return [
+                self.vload(b, self.c.init, self._c_indices(b, point, row, column, r, v))
+                for r, v in self._places()
+            ]
+
+        if fill is None:
+            return from_c(b)
+
+        def from_fill(b: LoopNestBuilder) -> list[SSAValue]:
+            value = b.add(vector.BroadcastOp(fill.inputs[0], self.vector_type))
+            return [value] * len(self._places())
+
+        if self.kc >= (self.c.static_size(self.c.k) or 0):
+            return from_fill(b)
+        first = b.add(arith.CmpiOp(pc, b.index(0), "eq"))
+        types = [self.vector_type] * len(self._places())
+        return list(b.if_then(first, types, from_fill, from_c))
+
+    def store_c(
+        self,
+        b: LoopNestBuilder,
+        point: dict[int, SSAValue],
+        row: SSAValue,
+        column: SSAValue,
+        values: Sequence[SSAValue],
+    ) -> None:
+        for (r, v), value in zip(self._places(), values, strict=True):
+            indices = self._c_indices(b, point, row, column, r, v)
+            self.vstore(b, value, self.c.init, indices)
+
+    def not_last_block(
+        self, b: LoopNestBuilder, pc: SSAValue, kcur: SSAValue
+    ) -> SSAValue | None:
+        """Whether the block of k at `pc` is not the last; None when there
+        is one block only (statically)."""
+        big_k = self.c.static_size(self.c.k)
+        if big_k is not None and self.kc >= big_k:
+            return None
+        end = self.addi(b, pc, kcur)
+        return b.add(arith.CmpiOp(end, self.upper[self.c.k], "slt"))
+
+    def kernel(
+        self,
+        b: LoopNestBuilder,
+        p: SSAValue,
+        q: SSAValue,
+        kcur: SSAValue,
+        inits: Sequence[SSAValue],
+    ) -> tuple[SSAValue, ...]:
+        """for k: acc[r][v] += Ap[p][k][r] * Bp[q][k][v]; the final acc."""
+        shape = self.shape
+
+        def step(
+            b: LoopNestBuilder, kk: SSAValue, acc: Sequence[SSAValue]
+        ) -> Sequence[SSAValue]:
+            columns = [
+                self.vload(b, self.packed_b, [q, kk, b.index(v * shape.lanes)])
+                for v in range(shape.vectors)
+            ]
+            results: list[SSAValue] = []
+            for r in range(shape.rows):
+                scalar = b.load(self.packed_a, [p, kk, b.index(r)])
+                row = b.add(vector.BroadcastOp(scalar, self.vector_type))
+                for v in range(shape.vectors):
+                    current = acc[r * shape.vectors + v]
+                    if self.fma:
+                        results.append(b.add(vector.FMAOp(row, columns[v], current)))
+                    else:
+                        product = b.add(arith.MulfOp(row, columns[v]))
+                        results.append(b.add(arith.AddfOp(current, product)))
+            return results
+
+        return b.for_loop(kcur, inits, step, iv="k", names=["acc"] * len(inits))
+
+
+def _unit_stride_columns(c: Contraction, operand: SSAValue, map_: AffineMap) -> bool:
+    """The last dimension of `operand` (read through `map_`) is the column
+    loop, with a static unit stride."""
+    last = map_.results[-1]
+    if not isinstance(last, AffineDimExpr) or last.position != c.n:
+        return False
+    type_ = operand.type
+    assert isinstance(type_, MemRefType)
+    strides = type_.get_strides()
+    return bool(strides) and strides[-1] == 1
+
+
+def _round_up(value: int, multiple: int) -> int:
+    return -(-value // multiple) * multiple
+
+
+def emit_microkernel(
+    b: LoopNestBuilder,
+    contraction: Contraction,
+    shape: KernelShape,
+    fma: bool,
+    upper: Sequence[SSAValue],
+    fusion: Fusion | None = None,
+) -> None:
+    """Build, with `b`, the micro-kernel lowering of `contraction` (module
+    docstring) and of what `fusion` fuses into it (the caller erases those
+    ops and moves `fusion.moved` before the built ops); `upper` holds each
+    loop's extent. Accesses are marked in bounds when `b` marks them (its
+    caller has checked the extents)."""
+    _Emitter(b, contraction, shape, fma, upper, fusion or Fusion()).emit()
