@@ -142,6 +142,11 @@ PIPELINES: dict[str, str | Callable[[Program], str]] = {
     "fuse-ext-bufferize": lambda program: f"{fuse_ext_pipeline(program)},{BUFFERIZE}",
     "greedy-fusion": "test-linalg-greedy-fusion",
     "tiling-cleanup": "linalg-ext-tiling-cleanup",
+    # Small cache tiles, so that edges and several blocks of k are common.
+    "microkernel": (
+        f"{BUFFERIZE},linalg-contraction-microkernel{{vector-bits=256 "
+        "min-multiply-adds=0 cache-tile=6,16,3}"
+    ),
 }
 """Name -> pipeline run on the interpreter after (or a function of the
 program giving it, from its seed and its roots: `pipeline_text`; shrinking
@@ -151,6 +156,7 @@ JIT_AFTER = {
     "tile-and-fuse-jit": "tile-and-fuse",
     "greedy-fusion-jit": "greedy-fusion",
     "fuse-ext-jit": "fuse-ext",
+    "microkernel-jit": "microkernel",
 }
 """Name -> the pipeline of PIPELINES whose output, on the programs compiled
 natively (--jit-every), is compiled too and compared with the interpreter

@@ -225,3 +225,22 @@ def test_a_failure_reproducer_names_the_programs_pipeline(tmp_path: Path):
     assert "tile-sizes=" in command
     jit = fuzz.reproduce_command(path, "tile-and-fuse-jit", program)
     assert "--backend jit" in jit and "tile-sizes=" in jit
+
+
+@pytest.mark.parametrize("seed", [9, 40])
+def test_microkernel_pipeline_on_fixed_seeds_finds_no_bug(seed: int):
+    # Seed 9 has a matmul, seed 40 a linalg_ext.batch_matmul: both become
+    # micro-kernels (no contraction left, vector loads in its place), checked
+    # on the interpreter and compiled.
+    from linalg_ext.pipelines import apply_pipeline
+
+    program = generate(seed, family="tiling")
+    module = fuzz._parse(program.text())
+    apply_pipeline(fuzz.pipeline_text("microkernel", program), module)
+    names = {op.name for op in module.walk()}
+    assert "vector.load" in names
+    assert not names & {"linalg.matmul", "linalg_ext.batch_matmul"}
+    outcomes = fuzz.run_program(program, ["microkernel", "microkernel-jit"], True)
+    bugs = [o for o in outcomes if o.kind in fuzz.BUGS]
+    assert not bugs, "\n".join(f"{o.seed} {o.pipeline}: {o.detail}" for o in bugs)
+    assert {o.pipeline for o in outcomes} >= {"microkernel", "microkernel-jit"}
