@@ -241,10 +241,15 @@ def _interpret(
     return _attempt(run, name, inputs)
 
 
-def _runner(module: ModuleOp, backend: str, fast_math: FastMathMode = "none") -> Runner:
+def _runner(
+    module: ModuleOp,
+    backend: str,
+    fast_math: FastMathMode = "none",
+    approximate_math: bool = False,
+) -> Runner:
     """How functions of `module` run on `backend`. The JIT compiles once,
     with memory tracking so that leaks are counted, in the `fast_math`
-    mode."""
+    mode (with `approximate_math`'s polynomials if asked)."""
     if backend == "interpreter":
 
         def interpret(name: str, inputs: list[Any]) -> FunctionRun:
@@ -258,7 +263,12 @@ def _runner(module: ModuleOp, backend: str, fast_math: FastMathMode = "none") ->
     from linalg_ext import jit
 
     try:
-        compiled = jit.compile_module(module, track_memory=True, fast_math=fast_math)
+        compiled = jit.compile_module(
+            module,
+            track_memory=True,
+            fast_math=fast_math,
+            approximate_math=approximate_math,
+        )
     except jit.JitError as error:
         raise CheckError(f"cannot compile natively: {first_line(error)}") from error
 
@@ -681,6 +691,7 @@ def check_module(
     ranges: Sequence[ValueRange | str] = (),
     undefined_reads: bool = True,
     fast_math: FastMathMode = "none",
+    approximate_math: bool = False,
 ) -> CheckReport:
     """Apply `pipeline` to a copy of `module` and compare every function (or
     `entry`) before (interpreter) and after (on `backend`) on the same inputs:
@@ -691,7 +702,10 @@ def check_module(
     checks that the function does not read uninitialised memory (a
     disagreement always does). `fast_math` (with `backend="jit"`): how the
     module is compiled, and float results then compare within
-    `fast_math_slack`. Raises `CheckError` when it cannot start."""
+    `fast_math_slack`; `approximate_math` (with `backend="jit"`): f32 math
+    functions compiled as polynomials (a few ulps), compared within the
+    slack of `contract` at least. Raises `CheckError` when it cannot
+    start."""
     try:
         check_fast_math_mode(fast_math, "fast_math")
     except ValueError as error:
@@ -700,6 +714,10 @@ def check_module(
         raise CheckError(
             f"fast_math {fast_math!r} is how compiled code is built: it needs "
             "backend 'jit'"
+        )
+    if approximate_math and backend != "jit":
+        raise CheckError(
+            "approximate_math is how compiled code is built: it needs backend 'jit'"
         )
     try:
         module.verify()
@@ -727,7 +745,7 @@ def check_module(
     check = _Check(
         before=module,
         after=transformed,
-        run_after=_runner(transformed, backend, fast_math),
+        run_after=_runner(transformed, backend, fast_math, approximate_math),
         trials=1 if inputs is not None else trials,
         allow_leaks=allow_leaks,
         random=inputs is None,
@@ -738,7 +756,9 @@ def check_module(
             if not undefined_reads
             else [p for p in PROBES if backend == "jit" or p != AFTER_FILL]
         ),
-        fast_math=fast_math,
+        fast_math=(
+            "contract" if approximate_math and fast_math == "none" else fast_math
+        ),
     )
     report = CheckReport()
     for name in names:

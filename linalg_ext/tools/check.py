@@ -3,7 +3,7 @@
     linalg-ext-check FILE.mlir -p PIPELINE [--entry NAME] [--trials N] [--seed S]
                      [--dim-size N] [--range ARG=LOW:HIGH ...] [--inputs A.npy ...]
                      [--allow-leaks] [--backend interpreter|jit]
-                     [--fast-math none|contract|reassoc|fast]
+                     [--fast-math none|contract|reassoc|fast] [--approximate-math]
 
 Applies the pipeline (the syntax of `xdsl-opt -p`), then runs every defined
 function (or the named one) before and after on the same random inputs,
@@ -161,6 +161,12 @@ def build_parser() -> argparse.ArgumentParser:
         "(fast: NaN and infinities give undefined results); the float "
         "tolerance follows (default: none)",
     )
+    parser.add_argument(
+        "--approximate-math",
+        action="store_true",
+        help="with --backend jit: compile f32 exp, log, tanh, erf, ... as "
+        "polynomials (a few ulps; the float tolerance widens as for contract)",
+    )
     return parser
 
 
@@ -175,6 +181,10 @@ def main(argv: list[str] | None = None) -> int:
         if args.fast_math != "none" and args.backend != "jit":
             raise ToolError(
                 "--fast-math is for compiled code: use it with --backend jit"
+            )
+        if args.approximate_math and args.backend != "jit":
+            raise ToolError(
+                "--approximate-math is for compiled code: use it with --backend jit"
             )
         if args.inputs and args.ranges:
             raise ToolError("--range is for random inputs: not with --inputs")
@@ -197,6 +207,7 @@ def main(argv: list[str] | None = None) -> int:
                 inputs=inputs,
                 ranges=args.ranges,
                 fast_math=args.fast_math,
+                approximate_math=args.approximate_math,
             )
         except PipelineFailed as error:
             if error.outcome == "internal" and error.__cause__ is not None:
