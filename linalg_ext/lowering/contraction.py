@@ -1,14 +1,18 @@
-"""Contractions: structured ops that are `C[p] += A[p] * B[p]` along one
-reduction loop, as `linalg-contraction-microkernel` takes them
+"""Contractions: structured ops that are `C[p] += A[p] * B[p]` summed over
+their reduction loops, as `linalg-contraction-microkernel` takes them
 (linalg_ext/lowering/microkernel.py).
 
 `match_contraction(op)` reads `linalg.matmul`, `linalg.batch_matmul`,
-`linalg_ext.batch_matmul` (its layout's maps, from its tiling model) or a
-`linalg.generic` whose body multiplies its two inputs and adds the product
-to the output: maps that are projected permutations, one parallel loop `m`
-that only A and C use, one `n` that only B and C use, every other parallel
-loop a batch loop; one float element type. It returns a `Contraction`, or
-why the op is not one.
+`linalg_ext.batch_matmul` (its layout's maps, from its tiling model), the
+convolutions `generalize` knows, or a `linalg.generic` whose body
+multiplies its two inputs and adds the product to the output. C's map is a
+projected permutation of the parallel loops; A's and B's maps may combine
+loops (a convolution's `oh + kh`), and every reduction loop is used by
+both. The row loop `m` is the last loop in C's order that only A uses, the
+column loop `n` the last that only B uses, `k` the last reduction loop; the
+other parallel loops are batch loops and the other reduction loops run
+around the packed product (`outer_reductions`). One float element type.
+It returns a `Contraction`, or why the op is not one.
 """
 
 from __future__ import annotations
@@ -48,6 +52,10 @@ class Contraction:
     element: AnyFloat
     generic: linalg.GenericOp | None = None
     """The generic made from a named op to read it (the caller erases it)."""
+    outer_reductions: tuple[int, ...] = ()
+    """Reduction loops other than `k` (a convolution's window), run around
+    the packed product in the domain's order: each element of C still adds
+    its terms in the domain's order, k innermost."""
 
     @property
     def num_loops(self) -> int:
@@ -98,6 +106,14 @@ def _is_multiply_add(block: Block) -> bool:
     if {add.lhs, add.rhs} != {c, mul.result}:
         return False
     return list(yield_.operands) == [add.result]
+
+
+def _used(map_: AffineMap) -> set[int]:
+    """The loops any result of `map_` uses."""
+    used: set[int] = set()
+    for expr in map_.results:
+        used |= set(expr.used_dims())
+    return used
 
 
 def _dims(map_: AffineMap) -> list[int] | None:
@@ -176,24 +192,32 @@ def _match(
         return f"has elements of type {element} (f16, f32 or f64 only)"
     if not _is_multiply_add(body):
         return "has a body other than a multiply-add"
-    dims = [_dims(m) for m in maps]
-    if any(d is None for d in dims):
-        return "has indexing maps that are not projected permutations"
-    lhs_dims, rhs_dims, out_dims = (set(d or ()) for d in dims)
+    if any(m.num_symbols for m in maps):
+        return "has indexing maps with symbols"
+    out_order = _dims(maps[2])
+    if out_order is None:
+        return "has an output map that is not a projected permutation"
+    lhs_dims, rhs_dims = (_used(m) for m in maps[:2])
+    out_dims = set(out_order)
     reductions = [loop for loop, kind in enumerate(kinds) if kind == "reduction"]
-    if len(reductions) != 1:
-        return "does not have exactly one reduction loop"
-    (k,) = reductions
-    if k not in lhs_dims or k not in rhs_dims or k in out_dims:
+    if not reductions:
+        return "has no reduction loop"
+    if any(r not in lhs_dims or r not in rhs_dims for r in reductions):
         return "reduces along a loop both inputs do not share"
     parallel = [loop for loop, kind in enumerate(kinds) if kind == "parallel"]
-    if set(parallel) != out_dims:
+    if set(parallel) != out_dims or len(parallel) + len(reductions) != len(kinds):
         return "has an output that does not use every parallel loop"
-    ms = sorted((lhs_dims - rhs_dims) - {k})
-    ns = sorted((rhs_dims - lhs_dims) - {k})
-    if len(ms) != 1 or len(ns) != 1:
-        return "does not have one row loop of the lhs and one column loop of the rhs"
-    batch = tuple(loop for loop in parallel if loop not in (ms[0], ns[0]))
+    pure = {e.position for m in maps for e in m.results if isinstance(e, AffineDimExpr)}
+    if any(loop not in pure for loop in range(len(kinds))):
+        return "has a loop no operand dimension gives the extent of"
+    # Rows and columns: the last lhs-only and rhs-only loops in C's order
+    # (C's contiguous dimension, usually); the others run as batch loops.
+    ms = [d for d in out_order if d in lhs_dims and d not in rhs_dims]
+    ns = [d for d in out_order if d in rhs_dims and d not in lhs_dims]
+    if not ms or not ns:
+        return "does not have a row loop of the lhs and a column loop of the rhs"
+    m, n, k = ms[-1], ns[-1], reductions[-1]
+    batch = tuple(loop for loop in parallel if loop not in (m, n))
     assert isinstance(element, AnyFloat)
     return Contraction(
         op,
@@ -201,10 +225,11 @@ def _match(
         operands[1],
         operands[2],
         (maps[0], maps[1], maps[2]),
-        ms[0],
-        ns[0],
+        m,
+        n,
         k,
         batch,
         element,
         made,
+        tuple(reductions[:-1]),
     )

@@ -3,18 +3,15 @@ micro-kernel in the `vector` dialect: what `linalg-contraction-microkernel`
 writes (the GotoBLAS / BLIS scheme that IREE's data tiling and `mmt4d`
 follow).
 
-A contraction here is a structured op `C[p] += A[p] * B[p]` over one
-reduction loop `k`: `linalg.matmul`, `linalg.batch_matmul`,
-`linalg_ext.batch_matmul` in every layout, or a `linalg.generic` with that
-body (`arith.mulf` of the two inputs added to the output) whose indexing maps
-are projected permutations, with exactly one parallel loop `m` that only `A`
-and `C` use and one `n` that only `B` and `C` use; every other parallel loop
-is a batch loop. Float elements (f16, f32, f64), one type for all.
+A contraction (linalg_ext/lowering/contraction.py) is a structured op
+`C[p] += A[p] * B[p]` with a row loop `m`, a column loop `n` and a
+reduction loop `k`; its other parallel loops (batch) and reduction loops
+(a convolution's window) run around what follows.
 
 The loops (sizes `mc`, `nc`, `kc` of the cache tile, `MR` rows by `NR`
 columns of the register tile, `NR` a multiple of the vector length `VL`):
 
-    for batch...:                       # the batch loops, as they are
+    for batch..., window...:            # the other loops, as they are
       for jc in 0..N step nc:           # a block of columns of C
         for pc in 0..K step kc:         # a block of the reduction
           pack B[pc:pc+kc, jc:jc+nc]    # panels of NR columns, each row of a
@@ -89,9 +86,14 @@ class KernelShape:
         return self.lanes * self.vectors
 
 
-def _access(map_: AffineMap, point: dict[int, SSAValue]) -> list[SSAValue]:
-    """The indices a projected permutation gives at `point` (loop -> iv)."""
-    return [point[e.position] for e in map_.results if isinstance(e, AffineDimExpr)]
+def _access(
+    b: LoopNestBuilder, map_: AffineMap, point: dict[int, SSAValue]
+) -> list[SSAValue]:
+    """The indices `map_` gives at `point` (loop -> iv; the loops it does not
+    use may be missing): an iv as it is, another expression (a
+    convolution's `oh + kh`) as an `affine.apply`."""
+    zero = b.index(0)
+    return map_indices(b, map_, [point.get(d, zero) for d in range(map_.num_dims)])
 
 
 class _Emitter:
@@ -205,11 +207,13 @@ class _Emitter:
         def batch_body(
             b: LoopNestBuilder, ivs: Sequence[SSAValue], _: Sequence[SSAValue]
         ) -> Sequence[SSAValue]:
-            point = dict(zip(c.batch, ivs, strict=True))
+            point = dict(zip((*c.batch, *c.outer_reductions), ivs, strict=True))
             self.column_blocks(b, point)
             return ()
 
-        b.loop_nest([self.upper[d] for d in c.batch], (), batch_body, ivs="batch")
+        outer = [*c.batch, *c.outer_reductions]
+        names = ["batch"] * len(c.batch) + ["window"] * len(c.outer_reductions)
+        b.loop_nest([self.upper[d] for d in outer], (), batch_body, ivs=names)
         b.insert(memref.DeallocOp.get(self.packed_a))
         b.insert(memref.DeallocOp.get(self.packed_b))
 
@@ -258,7 +262,7 @@ class _Emitter:
 
                 def copy(b: LoopNestBuilder, lane: SSAValue, _: Sequence[SSAValue]):
                     at = {**point, c.k: k_index, c.n: self.addi(b, column, lane)}
-                    value = b.load(c.rhs, _access(c.maps[1], at))
+                    value = b.load(c.rhs, _access(b, c.maps[1], at))
                     b.store(value, self.packed_b, [p, kk, lane])
                     return ()
 
@@ -275,7 +279,7 @@ class _Emitter:
                 for v in range(self.shape.vectors):
                     offset = b.index(v * self.shape.lanes)
                     at = {**point, c.k: k_index, c.n: self.addi(b, column, offset)}
-                    value = self.vload(b, c.rhs, _access(c.maps[1], at))
+                    value = self.vload(b, c.rhs, _access(b, c.maps[1], at))
                     self.vstore(b, value, self.packed_b, [p, kk, offset])
                 return ()
 
@@ -317,7 +321,7 @@ class _Emitter:
 
                 def copy(b: LoopNestBuilder, kk: SSAValue, _: Sequence[SSAValue]):
                     at = {**point, c.m: m_index, c.k: self.addi(b, pc, kk)}
-                    value = b.load(c.lhs, _access(c.maps[0], at))
+                    value = b.load(c.lhs, _access(b, c.maps[0], at))
                     b.store(value, self.packed_a, [p, kk, r])
                     return ()
 
@@ -428,7 +432,7 @@ class _Emitter:
 
             def over_j(b: LoopNestBuilder, j: SSAValue, _: Sequence[SSAValue]):
                 at = {**point, c.m: m_index, c.n: self.addi(b, column, j)}
-                indices = _access(c.maps[2], at)
+                indices = _access(b, c.maps[2], at)
                 if into_stage:
                     b.store(b.load(c.init, indices), self.stage, [r, j])
                 else:
@@ -539,7 +543,7 @@ class _Emitter:
             def over_j(b: LoopNestBuilder, j: SSAValue, _: Sequence[SSAValue]):
                 at = {**point, c.m: m_index, c.n: self.addi(b, column, j)}
                 # The epilogue's loop d runs along C's dimension d.
-                ivs = _access(c.maps[2], at)
+                ivs = _access(b, c.maps[2], at)
                 mapping: dict[SSAValue, SSAValue] = {}
                 for index, (arg, operand, map_) in enumerate(
                     zip(block.args, generic.operands, maps, strict=True)
@@ -595,7 +599,7 @@ class _Emitter:
             c.m: self.addi(b, row, b.index(r)),
             c.n: self.addi(b, column, b.index(v * self.shape.lanes)),
         }
-        return _access(c.maps[2], at)
+        return _access(b, c.maps[2], at)
 
     def load_c(
         self,

@@ -122,7 +122,11 @@ def fusable_epilogue(
 
 
 def find_fusion(c: Contraction) -> Fusion:
-    """What `c`'s micro-kernel can compute besides it (see `Fusion`)."""
+    """What `c`'s micro-kernel can compute besides it (see `Fusion`).
+    Nothing when reduction loops run around the kernel: C is then neither
+    started nor finished by one pass."""
+    if c.outer_reductions:
+        return Fusion()
     fill = absorbable_fill(c)
     epilogue = fusable_epilogue(c, fill)
     if epilogue is None:

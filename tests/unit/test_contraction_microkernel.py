@@ -163,3 +163,46 @@ def test_mismatched_extents_fail_with_the_interpreters_message():
     with pytest.raises(JitError) as native:
         compiled["matmul"](a, b, c)
     assert str(interpreted.value).splitlines()[0] in str(native.value)
+
+
+CONVOLUTION = """
+func.func @conv(%x: memref<1x6x9x5xf32>, %w: memref<3x3x5x10xf32>, %y: memref<1x4x7x10xf32>) {
+  linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+    ins(%x, %w : memref<1x6x9x5xf32>, memref<3x3x5x10xf32>) outs(%y : memref<1x4x7x10xf32>)
+  return
+}
+"""
+
+
+def test_a_convolution_is_a_contraction_with_its_window_around_the_kernel():
+    module = parse_module(CONVOLUTION)
+    (conv,) = _ops(module, "linalg.conv_2d_nhwc_hwcf")
+    found = match_contraction(conv)
+    assert isinstance(found, Contraction)
+    # Loops (n, oh, ow, f, kh, kw, c): rows ow, columns f, k the channel.
+    assert (found.m, found.n, found.k) == (2, 3, 6)
+    assert found.batch == (0, 1) and found.outer_reductions == (4, 5)
+    assert found.generic is not None
+    found.generic.erase()
+
+
+def test_compiled_convolution_is_the_plain_loops_bit_for_bit():
+    rng = np.random.default_rng(4)
+    x = rng.standard_normal((1, 10, 12, 16)).astype(np.float32)
+    w = rng.standard_normal((3, 3, 16, 40)).astype(np.float32)
+    source = """
+func.func @conv(%x: memref<1x10x12x16xf32>, %w: memref<3x3x16x40xf32>, %y: memref<1x8x10x40xf32>) {
+  linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+    ins(%x, %w : memref<1x10x12x16xf32>, memref<3x3x16x40xf32>) outs(%y : memref<1x8x10x40xf32>)
+  return
+}
+"""
+    fast = compile_module(parse_module(source))
+    plain = compile_module(parse_module(source), microkernels=False)
+    assert "<16 x float>" in fast.llvm_ir or "<8 x float>" in fast.llvm_ir
+    y_fast = np.zeros((1, 8, 10, 40), np.float32)
+    y_plain = np.zeros((1, 8, 10, 40), np.float32)
+    fast["conv"](x, w, y_fast)
+    plain["conv"](x, w, y_plain)
+    assert np.array_equal(y_fast, y_plain)
+    assert np.abs(y_fast).max() > 0
