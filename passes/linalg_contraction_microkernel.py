@@ -5,9 +5,10 @@ Every contraction on memrefs (`linalg.matmul`, `linalg.batch_matmul`,
 `linalg_ext.batch_matmul` in every layout, the convolutions, a
 `linalg.generic` that multiplies two inputs into an accumulating output:
 linalg_ext/lowering/contraction.py says exactly which) becomes the
-GotoBLAS/BLIS loops: blocks of `nc` columns and `kc` reduction steps of B packed into contiguous zero-padded panels, blocks
-of `mc` rows of A likewise, and a micro-kernel that keeps an MR x NR tile of
-C in vector registers (`vector.load`, `vector.broadcast`, `vector.fma` or
+GotoBLAS/BLIS loops: blocks of `nc` columns and `kc` reduction steps of B
+packed into contiguous zero-padded panels, blocks of `mc` rows of A
+likewise, and a micro-kernel that keeps an MR x NR tile of C in vector
+registers (`vector.load`, `vector.broadcast`, `vector.fma` or
 `arith.mulf` + `arith.addf` on vectors) while it runs along k.
 
     linalg.matmul ins(%a, %b : memref<512x256xf32>, memref<256x384xf32>)
