@@ -183,6 +183,12 @@ def _linalg_contraction_microkernel() -> type[ModulePass]:
     return LinalgContractionMicrokernelPass
 
 
+def _outline_parallel_loops() -> type[ModulePass]:
+    from linalg_ext.passes.outline_parallel_loops import OutlineParallelLoopsPass
+
+    return OutlineParallelLoopsPass
+
+
 def _math_polynomial_approximation() -> type[ModulePass]:
     from linalg_ext.passes.math_polynomial_approximation import (
         MathPolynomialApproximationPass,
@@ -220,4 +226,5 @@ ALL_PASSES: dict[str, Callable[[], type[ModulePass]]] = {
     "transform-dialect-interpreter": _transform_dialect_interpreter,
     "math-polynomial-approximation-ext": _math_polynomial_approximation,
     "linalg-contraction-microkernel": _linalg_contraction_microkernel,
+    "outline-parallel-loops-ext": _outline_parallel_loops,
 }

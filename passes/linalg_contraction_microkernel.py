@@ -187,6 +187,7 @@ class ContractionToMicrokernel(RewritePattern):
     min_multiply_adds: int
     runtime_checks: bool
     fuse: bool
+    parallel: bool
 
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
         if op.dialect_name() not in ("linalg", "linalg_ext") or op.parent is None:
@@ -211,7 +212,13 @@ class ContractionToMicrokernel(RewritePattern):
             if fusion.epilogue is not None:
                 _check_epilogue_extents(b, fusion.epilogue)
         emit_microkernel(
-            b, contraction, shape, self.fma, _uppers(b, contraction), fusion
+            b,
+            contraction,
+            shape,
+            self.fma,
+            _uppers(b, contraction),
+            fusion,
+            self.parallel,
         )
         start = fusion.fill or op
         for moved in fusion.moved:
@@ -275,6 +282,11 @@ class LinalgContractionMicrokernelPass(ModulePass):
     """Check the dynamic extents at run time with the interpreter's
     messages first, and mark the accesses in bounds."""
 
+    parallel: bool = False
+    """Make the loop over the blocks of rows an `scf.parallel` (each block
+    with its own packed A and stage), which `outline-parallel-loops-ext`
+    and the JIT's threads run on several cores."""
+
     fuse: bool = True
     """Start from the value of a `linalg.fill` of C right before the op,
     and apply an elementwise `linalg.generic` right after it that is C's
@@ -306,6 +318,7 @@ class LinalgContractionMicrokernelPass(ModulePass):
                 self.min_multiply_adds,
                 self.runtime_checks,
                 self.fuse,
+                self.parallel,
             ),
             apply_recursively=False,
         ).rewrite_module(op)

@@ -4,7 +4,8 @@ One pass that runs, in order, every lowering a bufferized program needs, so
 that `xdsl-opt -p lower-to-llvm` followed by `-t llvm` (or `linalg_ext.jit`)
 takes it to machine code without `mlir-opt`:
 
-    [linalg-contraction-microkernel], convert-linalg-ext-to-loops,
+    [linalg-contraction-microkernel], [outline-parallel-loops-ext],
+    convert-linalg-ext-to-loops,
     convert-linalg-to-loops-ext, [insert-runtime-checks], lower-affine-ext,
     convert-scf-to-cf-ext,
     convert-cf-to-llvm, [math-polynomial-approximation-ext],
@@ -47,6 +48,7 @@ from linalg_ext.transforms.staged import StagedPass
 
 LOWERING_STEPS = (
     "linalg-contraction-microkernel",
+    "outline-parallel-loops-ext",
     "convert-linalg-ext-to-loops",
     "convert-linalg-to-loops-ext",
     "insert-runtime-checks",
@@ -62,7 +64,8 @@ LOWERING_STEPS = (
     "reconcile-unrealized-casts",
 )
 """The passes `lower-to-llvm` runs, in order (`linalg-contraction-microkernel`
-only with `microkernels`, `insert-runtime-checks` only with `runtime-checks`;
+only with `microkernels`, `outline-parallel-loops-ext` only with `parallel`,
+`insert-runtime-checks` only with `runtime-checks`;
 APPROXIMATION_STEP before convert-math-to-llvm with
 `approximate-math`)."""
 
@@ -153,6 +156,12 @@ class LowerToLLVMPass(StagedPass):
     """The vector width the micro-kernels are tiled for: 0 is the host's,
     else 128, 256 or 512 (`linalg-contraction-microkernel`'s option)."""
 
+    parallel: bool = False
+    """Make the micro-kernels' blocks of rows `scf.parallel` loops and
+    outline every outermost 1-D `scf.parallel` (`outline-parallel-loops-ext`)
+    into a call the JIT's thread runtime runs on several cores
+    (`compile_module(threads=N)` sets it; only the JIT defines those calls)."""
+
     @property
     def approximates_math(self) -> bool:
         """Whether APPROXIMATION_STEP runs: asked for, or allowed by
@@ -167,12 +176,15 @@ class LowerToLLVMPass(StagedPass):
                 continue
             if step == "linalg-contraction-microkernel" and not self.microkernels:
                 continue
+            if step == "outline-parallel-loops-ext" and not self.parallel:
+                continue
             # The registry types each pass as a plain ModulePass: an option
             # goes to it by name, as in a pass pipeline's text.
             options: dict[str, bool | str | int] = {}
             if step == "linalg-contraction-microkernel":
                 options["fma"] = self.fast_math != "none"
                 options["vector_bits"] = self.vector_bits
+                options["parallel"] = self.parallel
             if step == "finalize-memref-to-llvm":
                 options["use_generic_functions"] = self.use_generic_functions
             if step in CHECKED_STEPS and self.runtime_checks:

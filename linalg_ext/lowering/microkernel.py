@@ -38,19 +38,21 @@ packed panels and cut when the stage is copied back.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from xdsl.dialects import arith, memref, vector
+from xdsl.dialects import arith, memref, scf, vector
 from xdsl.dialects.builtin import (
+    IndexType,
     IntegerAttr,
     MemRefType,
     UnitAttr,
     VectorType,
     i64,
 )
-from xdsl.ir import Operation, SSAValue
+from xdsl.ir import Block, Operation, Region, SSAValue
 from xdsl.ir.affine import AffineDimExpr, AffineMap
+from xdsl.rewriter import InsertPoint
 
 from linalg_ext.lowering.contraction import Contraction
 from linalg_ext.lowering.loop_nest import IN_BOUNDS, LoopNestBuilder, map_indices
@@ -107,6 +109,7 @@ class _Emitter:
         fma: bool,
         upper: Sequence[SSAValue],
         fusion: Fusion,
+        parallel: bool = False,
     ):
         self.b = b
         self.c = c
@@ -116,6 +119,7 @@ class _Emitter:
         self.upper = list(upper)
         self.vector_type = VectorType(c.element, [shape.lanes])
         self.in_bounds = b.marks_in_bounds
+        self.parallel = parallel
         self.direct = _unit_stride_columns(c, c.init, c.maps[2])
         self.rhs_rows_contiguous = _unit_stride_columns(c, c.rhs, c.maps[1])
         """Whole panels of B are copied a vector at a time."""
@@ -188,21 +192,17 @@ class _Emitter:
         nc = min(shape.nc, _round_up(sizes[c.n] or shape.nc, nr)) or nr
         mc = min(shape.mc, _round_up(sizes[c.m] or shape.mc, mr)) or mr
         self.kc, self.nc, self.mc = kc, nc, mc
+        # One block of rows has nothing to share out.
+        rows = sizes[c.m]
+        self.parallel = self.parallel and (rows is None or rows > mc)
         alignment = IntegerAttr(64, i64)
         self.packed_b = b.add(
             memref.AllocOp([], [], MemRefType(element, [nc // nr, kc, nr]), alignment),
             "packed_rhs",
         )
-        self.packed_a = b.add(
-            memref.AllocOp([], [], MemRefType(element, [mc // mr, kc, mr]), alignment),
-            "packed_lhs",
-        )
-        self.stage = b.add(
-            memref.AllocaOp.get(element, 64, [mr, nr]),  # a register tile
-            "stage",
-        )
         self.zero = b.constant(0.0, element)
-        self.zero_vector = b.add(vector.BroadcastOp(self.zero, self.vector_type))
+        if not self.parallel:
+            self._thread_buffers(b)
 
         def batch_body(
             b: LoopNestBuilder, ivs: Sequence[SSAValue], _: Sequence[SSAValue]
@@ -214,8 +214,31 @@ class _Emitter:
         outer = [*c.batch, *c.outer_reductions]
         names = ["batch"] * len(c.batch) + ["window"] * len(c.outer_reductions)
         b.loop_nest([self.upper[d] for d in outer], (), batch_body, ivs=names)
-        b.insert(memref.DeallocOp.get(self.packed_a))
+        if not self.parallel:
+            b.insert(memref.DeallocOp.get(self.packed_a))
         b.insert(memref.DeallocOp.get(self.packed_b))
+
+    def _thread_buffers(self, b: LoopNestBuilder) -> None:
+        """The buffers each thread of the row blocks writes: the packed A
+        block, the stage (and the zero vector its edges start from)."""
+        element, shape = self.c.element, self.shape
+        mr, nr = shape.rows, shape.columns
+        self.packed_a = b.add(
+            memref.AllocOp(
+                [],
+                [],
+                MemRefType(element, [self.mc // mr, self.kc, mr]),
+                IntegerAttr(64, i64),
+            ),
+            "packed_lhs",
+        )
+        stage_type = MemRefType(element, [mr, nr])
+        if self.parallel:  # an alloca would grow the stack at each iteration
+            stage = memref.AllocOp([], [], stage_type, IntegerAttr(64, i64))
+        else:
+            stage = memref.AllocaOp.get(element, 64, [mr, nr])
+        self.stage = b.add(stage, "stage")
+        self.zero_vector = b.add(vector.BroadcastOp(self.zero, self.vector_type))
 
     def column_blocks(self, b: LoopNestBuilder, point: dict[int, SSAValue]) -> None:
         c = self.c
@@ -230,17 +253,44 @@ class _Emitter:
 
                 def over_m(b: LoopNestBuilder, ic: SSAValue, _: Sequence[SSAValue]):
                     mcur = self.min(b, b.index(self.mc), self.sub(b, big_m, ic))
+                    if self.parallel:
+                        self._thread_buffers(b)
                     self.pack_lhs(b, point, ic, mcur, pc, kcur)
                     self.tiles(b, point, (ic, mcur), (jc, ncur), (pc, kcur))
+                    if self.parallel:
+                        b.insert(memref.DeallocOp.get(self.stage))
+                        b.insert(memref.DeallocOp.get(self.packed_a))
                     return ()
 
-                b.for_loop(big_m, (), over_m, step=self.mc, iv="ic")
+                if self.parallel:
+                    self._parallel(b, big_m, self.mc, over_m)
+                else:
+                    b.for_loop(big_m, (), over_m, step=self.mc, iv="ic")
                 return ()
 
             b.for_loop(big_k, (), over_k, step=self.kc, iv="pc")
             return ()
 
         b.for_loop(big_n, (), over_n, step=self.nc, iv="jc")
+
+    def _parallel(
+        self,
+        b: LoopNestBuilder,
+        upper: SSAValue,
+        step: int,
+        body: Callable[
+            [LoopNestBuilder, SSAValue, Sequence[SSAValue]], Sequence[SSAValue]
+        ],
+    ) -> None:
+        """`scf.parallel` from 0 to `upper` by `step` around `body`: the row
+        blocks are independent (each has its own packed A and stage, and
+        writes its own rows of C)."""
+        block = Block(arg_types=[IndexType()])
+        block.args[0].name_hint = "ic"
+        body(b.at(InsertPoint.at_end(block)), block.args[0], ())
+        block.add_op(scf.ReduceOp())
+        bounds = (b.index(0), upper, b.index(step))
+        b.insert(scf.ParallelOp([bounds[0]], [bounds[1]], [bounds[2]], Region(block)))
 
     def pack_rhs(
         self,
@@ -255,7 +305,7 @@ class _Emitter:
         c, nr = self.c, self.shape.columns
 
         def panel(b: LoopNestBuilder, p: SSAValue, _: Sequence[SSAValue]):
-            _, valid, column = self.panel_bounds(b, p, nr, ncur, jc)
+            valid, column = self.panel_bounds(b, p, nr, ncur, jc)[1:]
 
             def row(b: LoopNestBuilder, kk: SSAValue, _: Sequence[SSAValue]):
                 k_index = self.addi(b, pc, kk)
@@ -314,7 +364,7 @@ class _Emitter:
         c, mr = self.c, self.shape.rows
 
         def panel(b: LoopNestBuilder, p: SSAValue, _: Sequence[SSAValue]):
-            _, valid, row_start = self.panel_bounds(b, p, mr, mcur, ic)
+            valid, row_start = self.panel_bounds(b, p, mr, mcur, ic)[1:]
 
             def row(b: LoopNestBuilder, r: SSAValue, _: Sequence[SSAValue]):
                 m_index = self.addi(b, row_start, r)
@@ -358,10 +408,10 @@ class _Emitter:
         jc, ncur = columns
 
         def over_columns(b: LoopNestBuilder, q: SSAValue, _: Sequence[SSAValue]):
-            _, width, column = self.panel_bounds(b, q, shape.columns, ncur, jc)
+            width, column = self.panel_bounds(b, q, shape.columns, ncur, jc)[1:]
 
             def over_rows(b: LoopNestBuilder, p: SSAValue, _: Sequence[SSAValue]):
-                _, height, row = self.panel_bounds(b, p, shape.rows, mcur, ic)
+                height, row = self.panel_bounds(b, p, shape.rows, mcur, ic)[1:]
                 tile = (row, height, column, width)
                 if not self.direct:
                     self.stage_in(b, point, *tile, pc)
@@ -712,10 +762,14 @@ def emit_microkernel(
     fma: bool,
     upper: Sequence[SSAValue],
     fusion: Fusion | None = None,
+    parallel: bool = False,
 ) -> None:
     """Build, with `b`, the micro-kernel lowering of `contraction` (module
     docstring) and of what `fusion` fuses into it (the caller erases those
     ops and moves `fusion.moved` before the built ops); `upper` holds each
     loop's extent. Accesses are marked in bounds when `b` marks them (its
-    caller has checked the extents)."""
-    _Emitter(b, contraction, shape, fma, upper, fusion or Fusion()).emit()
+    caller has checked the extents). With `parallel`, the loop over the
+    blocks of rows is an `scf.parallel` (each iteration with its own packed
+    A block and stage) that `outline-parallel-loops-ext` can run on threads."""
+    emitter = _Emitter(b, contraction, shape, fma, upper, fusion or Fusion(), parallel)
+    emitter.emit()

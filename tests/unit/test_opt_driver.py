@@ -237,7 +237,7 @@ def passes():
             "lower-to-llvm{allow_recompute=1}",
             "pass 'lower-to-llvm' has no option 'allow_recompute'; "
             "its options: approximate-math, fast-math, microkernels, "
-            "runtime-checks, use-generic-functions, vector-bits",
+            "parallel, runtime-checks, use-generic-functions, vector-bits",
         ),
         (
             "lower-to-llvm{use-generic-functions=3}",
@@ -281,10 +281,11 @@ def test_lower_to_llvm_stages_are_what_it_runs():
     from linalg_ext.passes.lower_to_llvm import LOWERING_STEPS, LowerToLLVMPass
 
     stages = LowerToLLVMPass(use_generic_functions=True).stages()
-    unchecked = tuple(s for s in LOWERING_STEPS if s != "insert-runtime-checks")
+    optional = ("insert-runtime-checks", "outline-parallel-loops-ext")
+    unchecked = tuple(s for s in LOWERING_STEPS if s not in optional)
     assert tuple(s.name for s in stages) == unchecked
-    checked = LowerToLLVMPass(runtime_checks=True).stages()
-    assert tuple(s.name for s in checked) == LOWERING_STEPS
+    every = LowerToLLVMPass(runtime_checks=True, parallel=True).stages()
+    assert tuple(s.name for s in every) == LOWERING_STEPS
     (finalize,) = [s for s in stages if s.name == "finalize-memref-to-llvm"]
     assert finalize.use_generic_functions  # pyright: ignore[reportAttributeAccessIssue]
 

@@ -54,6 +54,8 @@ JIT_ONLY = {
     "convert-vector-to-llvm-ext",
     "finalize-memref-to-llvm",
     "lower-to-llvm",
+    # Its output calls the JIT's thread runtime, which only the JIT defines.
+    "outline-parallel-loops-ext",
 }
 """Directories whose inputs are checked compiled natively only."""
 

@@ -7,7 +7,7 @@ func.func @f() {
   func.return
 }
 
-// CHECK:     linalg-ext-opt: error: pass 'lower-to-llvm' has no option 'allow-recompute'; its options: approximate-math, fast-math, microkernels, runtime-checks, use-generic-functions, vector-bits
+// CHECK:     linalg-ext-opt: error: pass 'lower-to-llvm' has no option 'allow-recompute'; its options: approximate-math, fast-math, microkernels, parallel, runtime-checks, use-generic-functions, vector-bits
 // CHECK-NOT: {{.}}
 
 // SYNTAX:     linalg-ext-opt: error: cannot parse the pass pipeline 'fuse-pad{' at column 10: {{.+}}
