@@ -13,7 +13,8 @@ All in this process, without `mlir-opt`:
    `llvm` dialect, with run-time checks unless `runtime_checks=False`;
 3. xDSL's translation (with `linalg_ext.compat`'s additions) gives LLVM IR,
    to which `linalg_ext.jit.llvm_additions` adds a packed entry point per
-   public function and the runtime's `_lx_malloc` and `_lx_fail`;
+   public function and the runtime's `_lx_malloc` and `_lx_fail` (and,
+   with `threads`, `linalg_ext.jit.parallel` the parallel loops' launches);
 4. llvmlite optimizes the IR at `-O3` (LLVM's new pass manager, loop and SLP
    vectorization on) for the host CPU and MCJIT compiles it.
 """
@@ -62,6 +63,7 @@ from linalg_ext.jit.llvm_additions import (
     route_calls,
 )
 from linalg_ext.jit.memory import bind_tracking_symbols
+from linalg_ext.jit.parallel import check_threads, define_parallel_launches
 from linalg_ext.jit.writes import unwritten_globals, written_arguments
 from linalg_ext.lowering.fast_math import FastMathMode, check_fast_math_mode
 from linalg_ext.pipelines import apply_pipeline
@@ -290,6 +292,7 @@ def compile_module(
     fast_math: FastMathMode = "none",
     approximate_math: bool = False,
     microkernels: bool = True,
+    threads: int = 1,
 ) -> JitModule:
     """Compile every public function of `module` (see the module docstring).
 
@@ -317,10 +320,18 @@ def compile_module(
     bits as the plain loops unless `fast_math` allows fused multiply-adds);
     False keeps the plain loops.
 
+    `threads`: with more than 1, each outermost 1-D `scf.parallel` of a
+    function, and the micro-kernels' blocks of rows (`lower-to-llvm`'s
+    `parallel`: `outline-parallel-loops-ext`), runs its iterations in
+    contiguous chunks on up to `threads` threads, created per loop execution
+    (linalg_ext/jit/parallel.py; docs/jit.md, "Threads"). A failing iteration
+    fails the call with the message a sequential run gives. With
+    `track_memory` loops run sequentially.
+
     Raises `JitError` naming what could not be compiled (also for a
     `module` that is not a `ModuleOp`, or does not verify, and for an option
     out of range: `opt_level` an int in 0..3, `fast_math` one of
-    `FAST_MATH_MODES`, the others bools)."""
+    `FAST_MATH_MODES`, `threads` an int >= 1, the others bools)."""
     from linalg_ext.compat import install
 
     _check_options(
@@ -331,6 +342,10 @@ def compile_module(
         approximate_math,
         microkernels,
     )
+    check_threads(threads)
+    # Tracking counts allocations per call on the calling thread
+    # (linalg_ext/jit/memory.py): a tracked module runs its loops there.
+    threads = 1 if track_memory else threads
     if not isinstance(module, ModuleOp):
         raise JitError(
             f"compile_module takes a builtin.module (a ModuleOp), not "
@@ -383,6 +398,9 @@ def compile_module(
         fast_math=fast_math,
         approximate_math=approximate_math,
         microkernels=microkernels,
+        # The micro-kernels' row blocks as `scf.parallel`, and every
+        # outermost 1-D `scf.parallel` outlined into a launch (below).
+        parallel=threads > 1,
     )
     with _stage("lowering"):
         lowering.apply(make_context(), work)
@@ -403,6 +421,8 @@ def compile_module(
     key = context_key()
     reset = mutable_globals(llvm_module, sorted(kept_globals))
     add_packed_entry_points(llvm_module, list(signatures), key, reset)
+    # Before `_lx_fail` is defined: a parallel loop may call it.
+    define_parallel_launches(llvm_module, threads, key)
     if allocates:
         define_runtime_malloc(llvm_module, allocator, key)
     if frees:

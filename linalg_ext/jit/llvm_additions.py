@@ -124,6 +124,18 @@ def _declared(llvm_module: Any, name: str, type_: Any) -> Any:
     return ir.Function(llvm_module, type_, name=name)
 
 
+def declared_function(llvm_module: Any, name: str, type_: Any) -> Any:
+    """The module's function `name`, declared with `type_` if it has none
+    (for the JIT's other run-time code, linalg_ext/jit/parallel.py)."""
+    return _declared(llvm_module, name, type_)
+
+
+def constant_string(llvm_module: Any, name: str, text: str) -> Any:
+    """A private constant, null-terminated copy of `text` (for the JIT's
+    other run-time code, linalg_ext/jit/parallel.py)."""
+    return _c_string(llvm_module, name, text)
+
+
 def _c_string(llvm_module: Any, name: str, text: str) -> Any:
     """A private constant, null-terminated copy of `text`."""
     from llvmlite import ir
