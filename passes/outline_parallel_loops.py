@@ -21,8 +21,10 @@ becomes, with `@__lx_parallel_body_0` and the declaration
     func.func private @__lx_parallel_launch_0(memref<...>, f32, index, index, index)
 
 The values the loop uses from outside are the body's arguments (memrefs,
-integers, indices and floats; constants and other side-effect-free ops
-on them that give another type are cloned), the step included. The JIT
+integers, indices and floats), the step included, except those computed by
+side-effect-free ops (constants, `memref.dim`, index arithmetic, views),
+which are computed again in the body from what they need: LLVM then still
+sees that a bound is the extent a load is checked against. The JIT
 (`compile_module(threads=N)`, linalg_ext/jit/parallel.py) defines each
 launch: it splits the iterations into N chunks and runs the body on each,
 on its own thread, then joins them.
@@ -82,12 +84,14 @@ def _captures(loop: scf.ParallelOp) -> tuple[list[SSAValue], list[Operation]] | 
         seen.add(value)
         owner = value.owner
         if isinstance(owner, Operation) and _cloneable(owner):
-            if not (_passable(value) and owner.operands):
-                # A constant (no operands), or a value of a type no argument
-                # takes: computed again in the body from what it needs.
-                if all(take(operand) for operand in owner.operands):
+            # Computed again in the body from what it needs (constants,
+            # extents, index arithmetic, views): LLVM then still sees, say,
+            # that a loop bound is the extent the loads are checked against,
+            # and hoists the checks out of the loop.
+            if all(take(operand) for operand in owner.operands):
+                if owner not in clones:
                     clones.append(owner)
-                    return True
+                return True
         if _passable(value):
             arguments.append(value)
             return True
