@@ -157,6 +157,7 @@ bench: $(BENCH_STAMP)
 	$(BIN)/python bench/fuse_ext_bench.py
 	$(BIN)/python bench/fast_math_bench.py
 	$(BIN)/python bench/call_bench.py
+	$(BIN)/python bench/threads_bench.py
 	$(BIN)/python bench/standing_bench.py --json build/bench/results.json \
 	  --chart build/bench/standing.png
 

@@ -192,31 +192,65 @@ class _Emitter:
         nc = min(shape.nc, _round_up(sizes[c.n] or shape.nc, nr)) or nr
         mc = min(shape.mc, _round_up(sizes[c.m] or shape.mc, mr)) or mr
         self.kc, self.nc, self.mc = kc, nc, mc
-        # One block of rows has nothing to share out.
+        # One block of rows has nothing to share out; then the first batch
+        # loop that runs more than once is shared out instead (a
+        # convolution's output rows), each iteration with all its buffers.
         rows = sizes[c.m]
-        self.parallel = self.parallel and (rows is None or rows > mc)
-        alignment = IntegerAttr(64, i64)
-        self.packed_b = b.add(
-            memref.AllocOp([], [], MemRefType(element, [nc // nr, kc, nr]), alignment),
-            "packed_rhs",
-        )
+        wanted, self.parallel = self.parallel, False
+        self.heap_stage = wanted
+        if wanted and (rows is None or rows > mc):
+            self.parallel = True
+        outer = [*c.batch, *c.outer_reductions]
+        names = ["batch"] * len(c.batch) + ["window"] * len(c.outer_reductions)
+        shared = None
+        if wanted and not self.parallel:
+            shared = next((d for d in c.batch if (c.static_size(d) or 2) > 1), None)
         self.zero = b.constant(0.0, element)
-        if not self.parallel:
-            self._thread_buffers(b)
 
         def batch_body(
             b: LoopNestBuilder, ivs: Sequence[SSAValue], _: Sequence[SSAValue]
         ) -> Sequence[SSAValue]:
-            point = dict(zip((*c.batch, *c.outer_reductions), ivs, strict=True))
+            point = dict(zip([d for d in outer if d != shared], ivs, strict=True))
+            if shared is not None:
+                point[shared] = shared_iv
             self.column_blocks(b, point)
             return ()
 
-        outer = [*c.batch, *c.outer_reductions]
-        names = ["batch"] * len(c.batch) + ["window"] * len(c.outer_reductions)
-        b.loop_nest([self.upper[d] for d in outer], (), batch_body, ivs=names)
-        if not self.parallel:
-            b.insert(memref.DeallocOp.get(self.packed_a))
-        b.insert(memref.DeallocOp.get(self.packed_b))
+        def buffers_and_loops(b: LoopNestBuilder) -> None:
+            self.packed_b = b.add(
+                memref.AllocOp(
+                    [],
+                    [],
+                    MemRefType(element, [nc // nr, kc, nr]),
+                    IntegerAttr(64, i64),
+                ),
+                "packed_rhs",
+            )
+            if not self.parallel:
+                self._thread_buffers(b)
+            inner = [d for d in outer if d != shared]
+            inner_names = [n for d, n in zip(outer, names, strict=True) if d != shared]
+            b.loop_nest([self.upper[d] for d in inner], (), batch_body, ivs=inner_names)
+            if not self.parallel:
+                if self.heap_stage:
+                    b.insert(memref.DeallocOp.get(self.stage))
+                b.insert(memref.DeallocOp.get(self.packed_a))
+            b.insert(memref.DeallocOp.get(self.packed_b))
+
+        shared_iv: SSAValue | None = None
+        if shared is None:
+            buffers_and_loops(b)
+            return
+
+        def shared_body(
+            b: LoopNestBuilder, iv: SSAValue, _: Sequence[SSAValue]
+        ) -> Sequence[SSAValue]:
+            nonlocal shared_iv
+            shared_iv = iv
+            buffers_and_loops(b)
+            return ()
+
+        self._parallel(b, self.upper[shared], 1, shared_body, "batch")
 
     def _thread_buffers(self, b: LoopNestBuilder) -> None:
         """The buffers each thread of the row blocks writes: the packed A
@@ -233,7 +267,7 @@ class _Emitter:
             "packed_lhs",
         )
         stage_type = MemRefType(element, [mr, nr])
-        if self.parallel:  # an alloca would grow the stack at each iteration
+        if self.heap_stage:  # an alloca would grow the stack at each iteration
             stage = memref.AllocOp([], [], stage_type, IntegerAttr(64, i64))
         else:
             stage = memref.AllocaOp.get(element, 64, [mr, nr])
@@ -281,12 +315,13 @@ class _Emitter:
         body: Callable[
             [LoopNestBuilder, SSAValue, Sequence[SSAValue]], Sequence[SSAValue]
         ],
+        name: str = "ic",
     ) -> None:
-        """`scf.parallel` from 0 to `upper` by `step` around `body`: the row
-        blocks are independent (each has its own packed A and stage, and
-        writes its own rows of C)."""
+        """`scf.parallel` from 0 to `upper` by `step` around `body`: the
+        blocks of rows (or the batch iterations) are independent (each has
+        its own packed buffers and stage, and writes its own part of C)."""
         block = Block(arg_types=[IndexType()])
-        block.args[0].name_hint = "ic"
+        block.args[0].name_hint = name
         body(b.at(InsertPoint.at_end(block)), block.args[0], ())
         block.add_op(scf.ReduceOp())
         bounds = (b.index(0), upper, b.index(step))

@@ -24,6 +24,23 @@ def test_fuse_pad_bench_runs_and_checks_every_version():
         assert version in result.stdout
 
 
+def test_threads_bench_runs_and_checks_every_kernel():
+    # Small sizes, 1 and 2 threads; the script checks every result against
+    # numpy (exit 1 when one is wrong) and prints the speed-up.
+    result = subprocess.run(
+        [sys.executable, str(REPO / "bench" / "threads_bench.py"), "--quick"]
+        + ["--threads", "1,2"],
+        capture_output=True,
+        text=True,
+    )
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.startswith("machine: ")
+    assert "2 thread(s)" in result.stdout
+    for kernel in ("matmul 256³", "matmul 256² + bias + relu", "conv 3×3 16×16×32"):
+        assert kernel in result.stdout
+    assert "matmul 256³: 2 thread(s)" in result.stderr  # progress
+
+
 def test_native_bench_runs_and_checks_every_kernel():
     # Small sizes; the script checks every compiled result against numpy.
     result = subprocess.run(

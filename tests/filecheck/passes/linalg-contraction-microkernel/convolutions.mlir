@@ -5,7 +5,11 @@
 // product, in the domain's order, so each output element still adds its
 // terms in the plain loops' order. The window's offsets (oh * stride + kh)
 // are computed by the packing loops.
+// With parallel=true a convolution's rows are one block, so its first batch
+// loop that runs more than once (the output rows oh) is the scf.parallel, each
+// iteration with its own packed buffers and stage.
 // RUN: xdsl-opt %s -p 'linalg-contraction-microkernel{vector-bits=256 min-multiply-adds=0}' | filecheck %s
+// RUN: xdsl-opt %s -p 'linalg-contraction-microkernel{vector-bits=256 min-multiply-adds=0 parallel=true}' | filecheck %s --check-prefix=PAR
 
 func.func @nhwc(%x: memref<1x6x9x5xf32>, %w: memref<3x3x5x10xf32>, %y: memref<1x4x7x10xf32>) {
   linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
@@ -38,3 +42,14 @@ func.func @nchw_strided(%x: memref<2x3x9x9xf32>, %w: memref<4x3x3x3xf32>, %y: me
 // CHECK:           memref.store {{.*}}, %y[
 // CHECK-NOT:     vector.load %y
 // CHECK-NOT:     linalg.conv_2d_nchw_fchw
+
+// PAR-LABEL: func.func @nhwc
+// PAR:         "scf.parallel"(%c0, %c4, %c1)
+// PAR-NEXT:    ^{{.*}}(%batch: index):
+// PAR-NEXT:      %packed_rhs = memref.alloc()
+// PAR-NEXT:      %packed_lhs = memref.alloc()
+// PAR-NEXT:      %stage = memref.alloc()
+// PAR:           scf.for %batch_1 = %c0 to %c1 step %c1 {
+// PAR-NEXT:        scf.for %window = %c0 to %c3 step %c1 {
+// PAR:           memref.dealloc %packed_rhs
+// PAR-NEXT:      scf.reduce
