@@ -120,6 +120,10 @@ class _Emitter:
         self.vector_type = VectorType(c.element, [shape.lanes])
         self.in_bounds = b.marks_in_bounds
         self.parallel = parallel
+        self.packed_b: SSAValue
+        self.packed_a: SSAValue
+        self.stage: SSAValue
+        self.zero_vector: SSAValue
         self.direct = _unit_stride_columns(c, c.init, c.maps[2])
         self.rhs_rows_contiguous = _unit_stride_columns(c, c.rhs, c.maps[1])
         """Whole panels of B are copied a vector at a time."""
@@ -212,6 +216,7 @@ class _Emitter:
         ) -> Sequence[SSAValue]:
             point = dict(zip([d for d in outer if d != shared], ivs, strict=True))
             if shared is not None:
+                assert shared_iv is not None
                 point[shared] = shared_iv
             self.column_blocks(b, point)
             return ()
