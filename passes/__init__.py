@@ -141,10 +141,24 @@ def _test_perturb_constants() -> type[ModulePass]:
     return PerturbConstantsPass
 
 
+def _linalg_ext_to_linalg() -> type[ModulePass]:
+    from linalg_ext.passes.linalg_ext_to_linalg import LinalgExtToLinalgPass
+
+    return LinalgExtToLinalgPass
+
+
 def _linalg_fuse_ext() -> type[ModulePass]:
     from linalg_ext.passes.linalg_fuse_ext import LinalgFuseExtPass
 
     return LinalgFuseExtPass
+
+
+def _linalg_generalization_ext() -> type[ModulePass]:
+    from linalg_ext.passes.linalg_generalization_ext import (
+        LinalgGeneralizationExtPass,
+    )
+
+    return LinalgGeneralizationExtPass
 
 
 def _linalg_tile_and_fuse() -> type[ModulePass]:
@@ -219,7 +233,9 @@ ALL_PASSES: dict[str, Callable[[], type[ModulePass]]] = {
     "linalg-ext-tiling-cleanup": _tiling_cleanup,
     # Test passes, as in MLIR, carry a `test-` prefix; they are not for use.
     "test-perturb-constants": _test_perturb_constants,
+    "linalg-ext-to-linalg": _linalg_ext_to_linalg,
     "linalg-fuse-ext": _linalg_fuse_ext,
+    "linalg-generalization-ext": _linalg_generalization_ext,
     "linalg-tile-and-fuse": _linalg_tile_and_fuse,
     "test-linalg-greedy-fusion": _test_linalg_greedy_fusion,
     "linalg-op-tile": _linalg_op_tile,

@@ -77,6 +77,8 @@ OUTPUT_JIT = {
     "linalg-fuse-ext",
     "transform-dialect-interpreter",
     "linalg-contraction-microkernel",
+    "linalg-generalization-ext",
+    "linalg-ext-to-linalg",
 }
 """Directories whose pipelines' outputs are also compiled natively and
 compared with the interpreter on the input (`linalg-ext-check --backend
