@@ -153,6 +153,12 @@ def _linalg_fuse_ext() -> type[ModulePass]:
     return LinalgFuseExtPass
 
 
+def _linalg_collapse_loops() -> type[ModulePass]:
+    from linalg_ext.passes.linalg_collapse_loops import LinalgCollapseLoopsPass
+
+    return LinalgCollapseLoopsPass
+
+
 def _linalg_generalization_ext() -> type[ModulePass]:
     from linalg_ext.passes.linalg_generalization_ext import (
         LinalgGeneralizationExtPass,
@@ -235,6 +241,7 @@ ALL_PASSES: dict[str, Callable[[], type[ModulePass]]] = {
     "test-perturb-constants": _test_perturb_constants,
     "linalg-ext-to-linalg": _linalg_ext_to_linalg,
     "linalg-fuse-ext": _linalg_fuse_ext,
+    "linalg-collapse-loops": _linalg_collapse_loops,
     "linalg-generalization-ext": _linalg_generalization_ext,
     "linalg-tile-and-fuse": _linalg_tile_and_fuse,
     "test-linalg-greedy-fusion": _test_linalg_greedy_fusion,

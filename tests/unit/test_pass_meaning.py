@@ -79,6 +79,7 @@ OUTPUT_JIT = {
     "linalg-contraction-microkernel",
     "linalg-generalization-ext",
     "linalg-ext-to-linalg",
+    "linalg-collapse-loops",
 }
 """Directories whose pipelines' outputs are also compiled natively and
 compared with the interpreter on the input (`linalg-ext-check --backend
