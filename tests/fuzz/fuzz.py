@@ -142,6 +142,10 @@ PIPELINES: dict[str, str | Callable[[Program], str]] = {
     "fuse-ext-bufferize": lambda program: f"{fuse_ext_pipeline(program)},{BUFFERIZE}",
     "greedy-fusion": "test-linalg-greedy-fusion",
     "tiling-cleanup": "linalg-ext-tiling-cleanup",
+    "ext-to-linalg": "linalg-ext-to-linalg",
+    "generalization": "linalg-generalization-ext",
+    "collapse-loops": "linalg-collapse-loops",
+    "collapse-reductions": "linalg-collapse-loops{iterator-type=reduction}",
     # Small cache tiles, so that edges and several blocks of k are common.
     "microkernel": (
         f"{BUFFERIZE},linalg-contraction-microkernel{{vector-bits=256 "

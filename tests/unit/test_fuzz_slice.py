@@ -244,3 +244,15 @@ def test_microkernel_pipeline_on_fixed_seeds_finds_no_bug(seed: int):
     bugs = [o for o in outcomes if o.kind in fuzz.BUGS]
     assert not bugs, "\n".join(f"{o.seed} {o.pipeline}: {o.detail}" for o in bugs)
     assert {o.pipeline for o in outcomes} >= {"microkernel", "microkernel-jit"}
+
+
+def test_issue_20_passes_on_a_mixed_slice_find_no_bug():
+    # linalg-ext-to-linalg, linalg-generalization-ext and linalg-collapse-loops
+    # on mixed programs (softmax, layer_norm, named ops, generics).
+    pipelines = ["ext-to-linalg", "generalization", "collapse-loops"]
+    bugs = []
+    for seed in range(8000, 8003):
+        outcomes = fuzz.run_program(generate(seed), pipelines, False)
+        bugs += [o for o in outcomes if o.kind in fuzz.BUGS]
+        assert {o.pipeline for o in outcomes} >= set(pipelines)
+    assert not bugs, "\n".join(f"{o.seed} {o.pipeline}: {o.detail}" for o in bugs)
