@@ -296,7 +296,10 @@ class LinalgContractionMicrokernelPass(ModulePass):
         problem = option_problem(self.vector_bits, self.register_tile, self.cache_tile)
         if problem is not None:
             raise OpPassFailed(f"{self.name}: {problem}", op)
-        for target in op.walk():
+        # Only a register tile given by hand can be wrong for an op's
+        # element type; otherwise no op needs reading twice.
+        targets = op.walk() if self.register_tile else ()
+        for target in targets:
             if target.dialect_name() not in ("linalg", "linalg_ext"):
                 continue
             contraction = match_contraction(target)

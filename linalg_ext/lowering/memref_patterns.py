@@ -29,7 +29,7 @@ from xdsl.dialects.builtin import (
     MemRefType,
     TensorType,
 )
-from xdsl.ir import Attribute
+from xdsl.ir import Attribute, SSAValue
 from xdsl.pattern_rewriter import (
     PatternRewriter,
     RewritePattern,
@@ -47,6 +47,7 @@ from linalg_ext.lowering.llvm_types import (
 from linalg_ext.lowering.memref_ops import (
     Emitter,
     Index,
+    StridedMemRef,
     build_descriptor,
     element_size,
     index_operand,
@@ -115,13 +116,21 @@ class LowerDealloc(_RuntimePattern):
         rewriter.erase(op)
 
 
+def _element_address(
+    emitter: Emitter, buffer: SSAValue, indices: Sequence[SSAValue]
+) -> tuple[StridedMemRef, SSAValue]:
+    """`buffer` being lowered, and the address of its element at
+    `indices` (where a load or store of an element or a vector goes)."""
+    lowered = lowered_memref(buffer, emitter)
+    offsets = [index_operand(i, emitter) for i in indices]
+    return lowered, lowered.element_pointer(offsets)
+
+
 class LowerLoad(RewritePattern):
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: memref.LoadOp, rewriter: PatternRewriter):
         emitter = Emitter(InsertPoint.before(op), rewriter)
-        source = lowered_memref(op.memref, emitter)
-        indices = [index_operand(i, emitter) for i in op.indices]
-        pointer = source.element_pointer(indices)
+        source, pointer = _element_address(emitter, op.memref, op.indices)
         load = emitter.emit(llvm.LoadOp(pointer, source.element_type))
         replace_with_llvm(op, [], [load.dereferenced_value], rewriter)
 
@@ -130,10 +139,9 @@ class LowerStore(RewritePattern):
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: memref.StoreOp, rewriter: PatternRewriter):
         emitter = Emitter(InsertPoint.before(op), rewriter)
-        target = lowered_memref(op.memref, emitter)
-        indices = [index_operand(i, emitter) for i in op.indices]
+        _, pointer = _element_address(emitter, op.memref, op.indices)
         value = to_llvm(op.value, emitter.where, rewriter)
-        emitter.emit(llvm.StoreOp(value, target.element_pointer(indices)))
+        emitter.emit(llvm.StoreOp(value, pointer))
         rewriter.erase(op)
 
 
@@ -145,9 +153,7 @@ class LowerVectorLoad(RewritePattern):
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: vector.LoadOp, rewriter: PatternRewriter):
         emitter = Emitter(InsertPoint.before(op), rewriter)
-        source = lowered_memref(op.base, emitter)
-        indices = [index_operand(i, emitter) for i in op.indices]
-        pointer = source.element_pointer(indices)
+        source, pointer = _element_address(emitter, op.base, op.indices)
         load = emitter.emit(
             llvm.LoadOp(pointer, op.result.type, alignment=source.element_bytes)
         )
@@ -160,10 +166,8 @@ class LowerVectorStore(RewritePattern):
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: vector.StoreOp, rewriter: PatternRewriter):
         emitter = Emitter(InsertPoint.before(op), rewriter)
-        target = lowered_memref(op.base, emitter)
-        indices = [index_operand(i, emitter) for i in op.indices]
+        target, pointer = _element_address(emitter, op.base, op.indices)
         value = to_llvm(op.vector, emitter.where, rewriter)
-        pointer = target.element_pointer(indices)
         emitter.emit(llvm.StoreOp(value, pointer, alignment=target.element_bytes))
         rewriter.erase(op)
 

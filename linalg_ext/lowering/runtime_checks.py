@@ -106,34 +106,7 @@ def check_in_bounds(
     whose `unproven[d]` is true (all by default), with `check_index`'s
     message: "<op>: index [i, j] is out of bounds of shape [m, n]". One
     unsigned comparison per dimension: a negative index is a huge one."""
-    type_ = buffer.type
-    assert isinstance(type_, MemRefType)
-    shape = type_.get_shape()
-    if not indices:
-        return
-    unproven = unproven if unproven is not None else [True] * len(indices)
-    if not any(unproven):
-        return
-    conditions: list[SSAValue] = []
-    dynamic: list[SSAValue] = []
-    for dim, (size, index, check) in enumerate(
-        zip(shape, indices, unproven, strict=True)
-    ):
-        if size == DYNAMIC_INDEX:
-            extent = b.insert(memref.DimOp(buffer, constant(b, dim))).result
-            dynamic.append(extent)
-        elif check:
-            extent = constant(b, size)
-        else:
-            continue
-        if check:
-            conditions.append(b.insert(arith.CmpiOp(index, extent, "ult")).result)
-    sizes = ", ".join(_placeholder(size) for size in shape)
-    template = (
-        f"{op_name}: index [{', '.join('{}' for _ in indices)}] is out of bounds "
-        f"of shape [{sizes}]"
-    )
-    assert_that(b, all_of(b, conditions), template, [*indices, *dynamic])
+    _check_access(b, op_name, buffer, indices, None, unproven)
 
 
 def check_vector_in_bounds(
@@ -150,16 +123,29 @@ def check_vector_in_bounds(
     last one, for each dimension whose `unproven[d]` is true (all by
     default). The message: "<op>: vector<16xf32> at index [i, j] is out of
     bounds of shape [m, n]"."""
+    _check_access(b, op_name, buffer, indices, vector_type, unproven)
+
+
+def _check_access(
+    b: Builder,
+    op_name: str,
+    buffer: SSAValue,
+    indices: Sequence[SSAValue],
+    vector_type: VectorType | None,
+    unproven: Sequence[bool] | None,
+) -> None:
+    """`check_in_bounds` (an element, `vector_type` None) and
+    `check_vector_in_bounds` (a vector along the last dimension)."""
     type_ = buffer.type
     assert isinstance(type_, MemRefType)
     shape = type_.get_shape()
-    length = vector_type.get_shape()[0]
     if not indices:
         return
     unproven = unproven if unproven is not None else [True] * len(indices)
     if not any(unproven):
         return
-    last = len(indices) - 1
+    # The dimension a vector runs along; an element has none.
+    along = len(indices) - 1 if vector_type is not None else -1
     conditions: list[SSAValue] = []
     dynamic: list[SSAValue] = []
     for dim, (size, index, check) in enumerate(
@@ -168,35 +154,39 @@ def check_vector_in_bounds(
         if size == DYNAMIC_INDEX:
             extent = b.insert(memref.DimOp(buffer, constant(b, dim))).result
             dynamic.append(extent)
-        elif check and dim != last:
+        elif check and dim != along:
             extent = constant(b, size)
         else:
             extent = None
         if not check:
             continue
-        if dim != last:
+        if dim != along:
             assert extent is not None
             conditions.append(b.insert(arith.CmpiOp(index, extent, "ult")).result)
-        elif size != DYNAMIC_INDEX and size < length:
+            continue
+        assert vector_type is not None
+        length = vector_type.get_shape()[0]
+        if size != DYNAMIC_INDEX and size < length:
             # No index fits the vector in.
             conditions.append(constant(b, 0, i1))
+            continue
+        # `index <= size - length` unsigned (a negative index is a huge
+        # one), with `length <= size` so that the difference is not
+        # negative; `index + length` could wrap instead.
+        if size != DYNAMIC_INDEX:
+            room = constant(b, size - length)
         else:
-            # `index <= size - length` unsigned (a negative index is a huge
-            # one), with `length <= size` so that the difference is not
-            # negative; `index + length` could wrap instead.
-            if size != DYNAMIC_INDEX:
-                room = constant(b, size - length)
-            else:
-                assert extent is not None
-                lanes = constant(b, length)
-                fits = b.insert(arith.CmpiOp(lanes, extent, "ule")).result
-                conditions.append(fits)
-                room = b.insert(arith.SubiOp(extent, lanes)).result
-            conditions.append(b.insert(arith.CmpiOp(index, room, "ule")).result)
+            assert extent is not None
+            lanes = constant(b, length)
+            fits = b.insert(arith.CmpiOp(lanes, extent, "ule")).result
+            conditions.append(fits)
+            room = b.insert(arith.SubiOp(extent, lanes)).result
+        conditions.append(b.insert(arith.CmpiOp(index, room, "ule")).result)
     sizes = ", ".join(_placeholder(size) for size in shape)
+    what = f"{vector_type} at index" if vector_type is not None else "index"
     template = (
-        f"{op_name}: {vector_type} at index [{', '.join('{}' for _ in indices)}] "
-        f"is out of bounds of shape [{sizes}]"
+        f"{op_name}: {what} [{', '.join('{}' for _ in indices)}] is out of bounds "
+        f"of shape [{sizes}]"
     )
     assert_that(b, all_of(b, conditions), template, [*indices, *dynamic])
 
