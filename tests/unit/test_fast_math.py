@@ -335,6 +335,15 @@ def test_the_tools_take_fast_math_with_the_jit_only(tmp_path, capsys):
             "error: --fast-math is for compiled code: use it with --backend jit"
         )
         assert "\n" not in err
+    arguments = [str(source), "-p", "canonicalize", "--approximate-math"]
+    assert check_tool.main(arguments) == 1
+    err = capsys.readouterr().err.strip()
+    assert err.endswith(
+        "error: --approximate-math is for compiled code: use it with --backend jit"
+    )
+    assert "\n" not in err
+    with pytest.raises(CheckError, match="approximate_math is how compiled code"):
+        check_module(parse_module(MULTIPLY_ADD), "canonicalize", approximate_math=True)
     assert (
         run_tool.main(
             [

@@ -635,6 +635,7 @@ def test_opt_pass_that_cannot_be_set_up(tmp_path, capsys, monkeypatch):
         ({"opt_level": True}, "opt_level must be an int in 0..3, not True"),
         ({"track_memory": 1}, "track_memory must be True or False, not 1"),
         ({"runtime_checks": "no"}, "runtime_checks must be True or False, not 'no'"),
+        ({"microkernels": 0}, "microkernels must be True or False, not 0"),
     ],
 )
 def test_compile_module_refuses_bad_options(options, message):
