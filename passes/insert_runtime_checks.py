@@ -130,7 +130,7 @@ from linalg_ext.lowering.view_checks import (
     check_collapse_shape,
     check_expand_shape,
 )
-from linalg_ext.semantics.arrays import reassociation_groups
+from linalg_ext.semantics.static_rules import reassociation_groups
 
 
 def _constant(value: SSAValue) -> int | None:

@@ -65,12 +65,19 @@ op, which may come before the first `linalg_ext.` op).
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+import importlib.abc
+import importlib.machinery
+import sys
+from collections.abc import Callable, Iterable, Sequence
+from types import ModuleType
 
 from xdsl.context import Context
 from xdsl.ir import Attribute, Dialect, Operation
 
 _installed = False
+"""Whether the fixes to every dialect but `llvm`, `vector` and `transform`
+are applied (those three are groups of their own, `_GROUPS`)."""
+_installed_groups: set[str] = set()
 _added_ops: list[tuple[str, type[Operation]]] = []
 """(dialect name, op) for every op `install()` appended to an xDSL dialect."""
 _added_attrs: list[tuple[str, type[Attribute]]] = []
@@ -114,8 +121,65 @@ def install(ctx: Context | None = None) -> None:
     `ctx`, also load the added ops and attributes of the dialects `ctx` has
     already loaded into it."""
     _install_once()
+    for group in _GROUPS:
+        _install_group(group)
+    _install_translation()
     if ctx is not None:
         _load_added_into(ctx)
+
+
+def install_on_use(ctx: Context | None) -> None:
+    """`install(ctx)`, but the fixes to `llvm`, `vector` and `transform`
+    (importing them is a tenth of a second of every start) only once they
+    can matter: now if xDSL's module of that dialect is imported already,
+    else when `ctx` loads the dialect (its registered loader is wrapped) or
+    `install_imported` finds the module imported; the translation to LLVM
+    IR when xDSL's translation module is imported. Without `ctx`,
+    everything now.
+
+    What those fixes change is how ops of the three dialects are parsed
+    (new and replaced ops, syntax, `!pdl.operation` handles: through `ctx`)
+    and translated; ops a pass builds print and verify as their classes
+    say, installed or not."""
+    if ctx is None:
+        install()
+        return
+    _install_once()
+    _after_import(_TRANSLATION_MODULE, _install_translation)
+    install_imported(ctx)
+    # Context has no public way to replace a registered loader.
+    loaders = ctx._registered_dialects  # pyright: ignore[reportPrivateUsage]
+    for group in _GROUPS:
+        load = loaders.get(group)
+        if group in _installed_groups or load is None:
+            continue
+        loaders[group] = _installing_first(group, load)
+
+
+def install_imported(ctx: Context | None = None) -> None:
+    """Apply the deferred fixes (`install_on_use`) of each dialect whose xDSL
+    module has been imported by now (code that builds its ops imports it
+    first). With `ctx`, load what was added into it."""
+    for group in _GROUPS:
+        if f"xdsl.dialects.{group}" in sys.modules:
+            _install_group(group)
+    if ctx is not None:
+        _load_added_into(ctx)
+
+
+def _installing_first(group: str, load: Callable[[], Dialect]) -> Callable[[], Dialect]:
+    def load_fixed() -> Dialect:
+        _install_group(group)
+        return load()
+
+    return load_fixed
+
+
+def _install_group(group: str) -> None:
+    if group in _installed_groups:
+        return
+    _installed_groups.add(group)
+    _GROUPS[group]()
 
 
 def _load_added_into(ctx: Context) -> None:
@@ -146,7 +210,6 @@ def _install_once() -> None:
     from xdsl.dialects.gpu import GPU
     from xdsl.dialects.linalg import Linalg
     from xdsl.dialects.linalg.ops import ReduceOp as XdslReduceOp
-    from xdsl.dialects.llvm import LLVM
     from xdsl.dialects.scf import Scf
     from xdsl.dialects.tensor import Tensor
 
@@ -160,9 +223,6 @@ def _install_once() -> None:
     from linalg_ext.compat.linalg_ops import LINALG_OPS
     from linalg_ext.compat.linalg_reduce import ReduceOp
     from linalg_ext.compat.linalg_softmax import SoftmaxOp
-    from linalg_ext.compat.llvm_memory_ops import LLVM_MEMORY_OPS
-    from linalg_ext.compat.llvm_ops import LLVM_OPS
-    from linalg_ext.compat.llvm_translation import install_llvm_translation
     from linalg_ext.compat.structured_interface import install_structured_interface
     from linalg_ext.compat.tensor_ops import TENSOR_OPS
 
@@ -188,12 +248,6 @@ def _install_once() -> None:
 
     _add_operations(Linalg, ELEMWISE_LEGACY_OPS)
     _add_attributes(Linalg, FUNCTION_ATTRS)
-    _add_operations(LLVM, (*LLVM_OPS, *LLVM_MEMORY_OPS))
-    install_llvm_translation()
-    from linalg_ext.compat.llvm_float_ops import install_float_op_translations
-
-    install_float_op_translations()
-
     # What upstream's pipelines print (docs/compat.md, "Reading mlir-opt's
     # output back").
     from xdsl.dialects.arith import Arith
@@ -201,47 +255,14 @@ def _install_once() -> None:
     from linalg_ext.compat.affine_syntax import install_affine_syntax
     from linalg_ext.compat.arith_ops import ARITH_OPS
     from linalg_ext.compat.linalg_index import install_index_parents
-    from linalg_ext.compat.llvm_syntax import install_llvm_syntax
-    from linalg_ext.compat.llvm_value_ops import LLVM_VALUE_OPS
     from linalg_ext.compat.memref_syntax import install_memref_syntax
     from linalg_ext.compat.scf_syntax import install_scf_syntax
 
     _add_operations(Arith, ARITH_OPS)
-    _add_operations(LLVM, LLVM_VALUE_OPS)
-    # `llvm` ops on vectors (`convert-vector-to-llvm-ext`, arith on vectors).
-    from linalg_ext.compat.llvm_vector_ops import LLVM_VECTOR_OPS, REPLACED_OPS
-
-    _add_operations(LLVM, LLVM_VECTOR_OPS)
-    for replaced, replacement in REPLACED_OPS:
-        _replace_operation(LLVM, replaced, replacement)
     install_memref_syntax()
     install_affine_syntax()
     install_scf_syntax()
-    install_llvm_syntax()
     install_index_parents()
-
-    # Upstream's and ByteIR's test inputs (docs/compat.md, "Upstream's
-    # syntax in test inputs").
-    from xdsl.dialects.vector import PrintOp as XdslPrintOp
-    from xdsl.dialects.vector import Vector
-
-    from linalg_ext.compat.vector_print import PrintOp, PrintPunctuationAttr
-
-    _replace_operation(Vector, XdslPrintOp, PrintOp)
-    _add_attributes(Vector, (PrintPunctuationAttr,))
-
-    # ByteIR's transform scripts: `transform.sequence` with MLIR's syntax,
-    # `!pdl.operation` handles (`transform_sequence`).
-    from xdsl.dialects.transform import SequenceOp as XdslSequenceOp
-    from xdsl.dialects.transform import Transform
-
-    from linalg_ext.compat.transform_sequence import (
-        SequenceOp,
-        install_transform_sequence,
-    )
-
-    _replace_operation(Transform, XdslSequenceOp, SequenceOp)
-    install_transform_sequence()
 
     # Upstream's verifier rules for the upstream ops our passes consume
     # (docs/compat.md, "Verifying upstream ops"). Kept last: the result-type
@@ -259,3 +280,121 @@ def _install_once() -> None:
     from linalg_ext.compat.pure_traits import install_pure_traits
 
     install_pure_traits()
+
+
+def _install_llvm() -> None:
+    """`llvm` ops xDSL lacks, their translation to LLVM IR, and upstream's
+    syntax for xDSL's."""
+    from xdsl.dialects.llvm import LLVM
+
+    from linalg_ext.compat.llvm_memory_ops import LLVM_MEMORY_OPS
+    from linalg_ext.compat.llvm_ops import LLVM_OPS
+    from linalg_ext.compat.llvm_syntax import install_llvm_syntax
+    from linalg_ext.compat.llvm_value_ops import LLVM_VALUE_OPS
+    from linalg_ext.compat.llvm_vector_ops import LLVM_VECTOR_OPS, REPLACED_OPS
+
+    _add_operations(LLVM, (*LLVM_OPS, *LLVM_MEMORY_OPS))
+    _install_translation()
+    # What upstream's pipelines print (docs/compat.md, "Reading mlir-opt's
+    # output back").
+    _add_operations(LLVM, LLVM_VALUE_OPS)
+    # `llvm` ops on vectors (`convert-vector-to-llvm-ext`, arith on vectors).
+    _add_operations(LLVM, LLVM_VECTOR_OPS)
+    for replaced, replacement in REPLACED_OPS:
+        _replace_operation(LLVM, replaced, replacement)
+    install_llvm_syntax()
+
+
+def _install_vector() -> None:
+    # Upstream's and ByteIR's test inputs (docs/compat.md, "Upstream's
+    # syntax in test inputs").
+    from xdsl.dialects.vector import PrintOp as XdslPrintOp
+    from xdsl.dialects.vector import Vector
+
+    from linalg_ext.compat.vector_print import PrintOp, PrintPunctuationAttr
+
+    _replace_operation(Vector, XdslPrintOp, PrintOp)
+    _add_attributes(Vector, (PrintPunctuationAttr,))
+
+
+def _install_transform() -> None:
+    # ByteIR's transform scripts: `transform.sequence` with MLIR's syntax,
+    # `!pdl.operation` handles (`transform_sequence`).
+    from xdsl.dialects.transform import SequenceOp as XdslSequenceOp
+    from xdsl.dialects.transform import Transform
+
+    from linalg_ext.compat.transform_sequence import (
+        SequenceOp,
+        install_transform_sequence,
+    )
+
+    _replace_operation(Transform, XdslSequenceOp, SequenceOp)
+    install_transform_sequence()
+
+
+def _install_translation() -> None:
+    """Our translations to LLVM IR (of our `llvm` ops, registered when their
+    modules are imported, and of xDSL's float ops, with their flags) in
+    front of xDSL's; idempotent. Imports none of our op modules, so that it
+    can run whenever xDSL's translation module is imported."""
+    from linalg_ext.compat.llvm_float_ops import install_float_op_translations
+    from linalg_ext.compat.llvm_translation import install_llvm_translation
+
+    install_llvm_translation()
+    install_float_op_translations()
+
+
+_TRANSLATION_MODULE = "xdsl.backend.llvm.convert"
+"""xDSL's translation to LLVM IR (`-t llvm`), which `_install_translation`
+routes through ours."""
+
+
+def _after_import(module: str, action: Callable[[], None]) -> None:
+    """Run `action` now if `module` is imported, else right after it is
+    first executed."""
+    if module in sys.modules:
+        action()
+    elif not any(
+        isinstance(f, _ActionAfterImport) and f.module == module for f in sys.meta_path
+    ):
+        sys.meta_path.insert(0, _ActionAfterImport(module, action))
+
+
+class _ActionAfterImport(importlib.abc.MetaPathFinder):
+    """Runs an action right after a module is first executed, then leaves
+    `sys.meta_path`."""
+
+    def __init__(self, module: str, action: Callable[[], None]):
+        self.module = module
+        self.action = action
+
+    def find_spec(
+        self,
+        fullname: str,
+        path: Sequence[str] | None,
+        target: ModuleType | None = None,
+    ) -> importlib.machinery.ModuleSpec | None:
+        if fullname != self.module:
+            return None
+        sys.meta_path.remove(self)
+        spec = importlib.machinery.PathFinder.find_spec(fullname, path)
+        if spec is None or not isinstance(spec.loader, importlib.abc.Loader):
+            return spec
+        execute = spec.loader.exec_module
+        action = self.action
+
+        def exec_module(module: ModuleType) -> None:
+            execute(module)
+            action()
+
+        spec.loader.exec_module = exec_module
+        return spec
+
+
+_GROUPS: dict[str, Callable[[], None]] = {
+    "llvm": _install_llvm,
+    "vector": _install_vector,
+    "transform": _install_transform,
+}
+"""Fixes applied on their own, keyed by the dialect they fix (its name,
+also the last part of its xDSL module's name)."""

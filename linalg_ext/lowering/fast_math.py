@@ -27,16 +27,19 @@ from __future__ import annotations
 
 import typing
 from collections.abc import Sequence
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
-import numpy as np
 from xdsl.dialects import func
 from xdsl.dialects.builtin import Float16Type, Float32Type, Float64Type
 from xdsl.dialects.utils.fast_math import FastMathFlag
 from xdsl.ir import Attribute
 
-from linalg_ext.running import FunctionRun
 from linalg_ext.shaped import element_type_or_self
+
+if TYPE_CHECKING:
+    # The interpreter and numpy, only for `fast_math_slack` (a check), not
+    # for the passes that read the modes (start-up of every tool).
+    from linalg_ext.running import FunctionRun
 
 FastMathMode = Literal["none", "contract", "reassoc", "fast"]
 """What compiled code may do to float arithmetic (the module docstring)."""
@@ -82,6 +85,8 @@ FAST_MATH_FACTOR = 1.0
 
 def _largest_magnitude(value: Any) -> float:
     """The largest finite |element| of a float value (0 for others)."""
+    import numpy as np
+
     array = np.asarray(value)
     if array.dtype.kind != "f" or array.size == 0:
         return 0.0
@@ -90,9 +95,10 @@ def _largest_magnitude(value: Any) -> float:
 
 
 _EPSILONS: dict[type[Attribute], float] = {
-    Float16Type: float(np.finfo(np.float16).eps),
-    Float32Type: float(np.finfo(np.float32).eps),
-    Float64Type: float(np.finfo(np.float64).eps),
+    # numpy's `finfo(...).eps`: 2 ** -(bits of the significand's fraction).
+    Float16Type: 2.0**-10,
+    Float32Type: 2.0**-23,
+    Float64Type: 2.0**-52,
 }
 
 
@@ -124,6 +130,10 @@ def fast_math_slack(
     its terms)."""
     if mode == "none":
         return slack
+    import numpy as np
+
+    from linalg_ext.running import FunctionRun
+
     floats = [v for v in inputs if np.asarray(v).dtype.kind == "f"]
     n = max((np.asarray(v).size for v in floats), default=1)
     input_scale = max((_largest_magnitude(v) for v in floats), default=0.0)

@@ -52,7 +52,7 @@ from xdsl.ir import Attribute, SSAValue
 
 from linalg_ext.dialect.runtime_check import RuntimeAssertOp
 from linalg_ext.lowering.loop_nest import IN_BOUNDS as IN_BOUNDS
-from linalg_ext.semantics.arrays import (
+from linalg_ext.semantics.static_rules import (
     INT64_MAX,
     STACK_LIMIT,
     allocation_overflow_message,

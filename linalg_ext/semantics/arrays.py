@@ -17,12 +17,9 @@ rank-reducing slices and reassociation groups.
 
 from __future__ import annotations
 
-import os
 import struct
-import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import cache
 from math import prod
 from typing import Any, Literal
 
@@ -34,7 +31,6 @@ from xdsl.dialects.builtin import (
     ShapedType,
     StructPackableType,
 )
-from xdsl.dialects.utils.reshape_ops_utils import ArrayOfIntArrayAttr
 from xdsl.interpreters.builtin import xtype_for_el_type
 from xdsl.interpreters.shaped_array import ShapedArray
 from xdsl.interpreters.utils.ptr import RawPtr, TypedPtr
@@ -42,6 +38,13 @@ from xdsl.ir import Attribute, Operation
 from xdsl.utils.exceptions import InterpretationError
 
 from linalg_ext import shaped
+from linalg_ext.semantics.static_rules import (
+    INT64_MAX,
+    STACK_LIMIT,
+    allocation_overflow_message,
+    memory_bytes,
+    stack_limit_message,
+)
 
 
 def row_major_strides(shape: Sequence[int]) -> list[int]:
@@ -309,34 +312,6 @@ def check_sizes(sizes: Sequence[int], op_name: str) -> None:
         raise InterpretationError(f"{op_name}: negative size in {list(sizes)}")
 
 
-@cache
-def memory_bytes() -> int:
-    """The machine's physical memory: no allocation larger than it can be
-    used (a larger one may be granted by overcommit, then killed)."""
-    try:
-        return os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
-    except (ValueError, OSError):  # not known on this system
-        return sys.maxsize
-
-
-INT64_MAX = (1 << 63) - 1
-
-
-def allocation_overflow_message(
-    op_name: str, shape: Sequence[str], element_bytes: int
-) -> str:
-    """What an allocation whose byte size does not fit in int64 says, its
-    `shape`'s sizes already formatted (compiled code's checks,
-    linalg_ext/lowering/runtime_checks.py, say it with placeholders, since
-    they cannot print a number of 2**63 or more): "memref.alloc: cannot
-    allocate shape [4611686018427387904] of 4-byte elements (more than
-    2**63 - 1 bytes)"."""
-    return (
-        f"{op_name}: cannot allocate shape [{', '.join(shape)}] of "
-        f"{element_bytes}-byte elements (more than 2**63 - 1 bytes)"
-    )
-
-
 def check_allocation(
     shape: Sequence[int], xtype: PackableType[Any], op_name: str
 ) -> None:
@@ -352,18 +327,6 @@ def check_allocation(
         )
     if size > memory_bytes():
         raise InterpretationError(f"{op_name}: cannot allocate {size} bytes")
-
-
-STACK_LIMIT = 1 << 20
-"""The most bytes one `memref.alloca` may take (1 MiB): compiled code puts
-an alloca on the native stack, where a larger one could overflow it and
-kill the process; the interpreter refuses it too, with the same message
-(`stack_limit_message`), as `insert-runtime-checks` makes compiled code."""
-
-
-def stack_limit_message(op_name: str, size: int | str) -> str:
-    """`memref.alloca: N bytes exceed the stack limit of 1048576 bytes`."""
-    return f"{op_name}: {size} bytes exceed the stack limit of {STACK_LIMIT} bytes"
 
 
 def check_stack_allocation(
@@ -452,47 +415,6 @@ def check_slice_bounds(
                 f"{op_name}: slice of dimension {dim} (offset {offset}, size "
                 f"{size}, stride {stride}) is out of bounds of its size {extent}"
             )
-
-
-def kept_slice_dims(
-    static_sizes: Sequence[int], reduced_shape: Sequence[int], op_name: str
-) -> list[int]:
-    """Which dimensions of a slice of `static_sizes` remain in the
-    rank-reduced `reduced_shape`; the others are statically of size 1.
-
-    Which unit dimension is dropped does not change any element's position,
-    so any match of the shapes will do; this one prefers the leading ones.
-    """
-
-    def compatible(size: int, wanted: int) -> bool:
-        return size == DYNAMIC_INDEX or wanted == DYNAMIC_INDEX or size == wanted
-
-    def match(dim: int, wanted: int) -> list[int] | None:
-        if wanted == len(reduced_shape):
-            rest = static_sizes[dim:]
-            return [] if all(s == 1 for s in rest) else None
-        if dim == len(static_sizes):
-            return None
-        if compatible(static_sizes[dim], reduced_shape[wanted]):
-            kept = match(dim + 1, wanted + 1)
-            if kept is not None:
-                return [dim, *kept]
-        if static_sizes[dim] == 1:
-            return match(dim + 1, wanted)
-        return None
-
-    kept = match(0, 0)
-    if kept is None:
-        raise InterpretationError(
-            f"{op_name}: slice sizes {list(static_sizes)} do not reduce to "
-            f"shape {list(reduced_shape)}"
-        )
-    return kept
-
-
-def reassociation_groups(reassociation: ArrayOfIntArrayAttr) -> list[list[int]]:
-    """The dimension groups of a `reassociation` property."""
-    return [[entry.value.data for entry in group.data] for group in reassociation.data]
 
 
 def check_groups(

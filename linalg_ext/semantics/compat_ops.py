@@ -74,7 +74,6 @@ from linalg_ext.semantics.arrays import (
     check_slice_bounds,
     destination_results,
     destinations,
-    kept_slice_dims,
     numpy_dtype,
     numpy_view,
     shaped_array,
@@ -82,6 +81,7 @@ from linalg_ext.semantics.arrays import (
 )
 from linalg_ext.semantics.control_ops import evaluate_affine_map
 from linalg_ext.semantics.print_format import format_printed
+from linalg_ext.semantics.static_rules import kept_slice_dims
 from linalg_ext.semantics.structured import (
     output_aliases_operand,
     run_structured_op,

@@ -63,14 +63,13 @@ from linalg_ext.semantics.arrays import (
     element_xtype,
     fill_dynamic,
     is_contiguous,
-    kept_slice_dims,
     make_view,
     numpy_view,
-    reassociation_groups,
     slice_operands,
     strides_of,
 )
 from linalg_ext.semantics.fresh_buffers import fresh_buffer
+from linalg_ext.semantics.static_rules import kept_slice_dims, reassociation_groups
 
 
 def check_cast_layout(

@@ -44,13 +44,12 @@ from linalg_ext.semantics.arrays import (
     element_xtype,
     fill_dynamic,
     is_i1,
-    kept_slice_dims,
     numpy_view,
-    reassociation_groups,
     slice_operands,
     zeros,
 )
 from linalg_ext.semantics.fresh_buffers import fresh_buffer
+from linalg_ext.semantics.static_rules import kept_slice_dims, reassociation_groups
 from linalg_ext.shaped import element_type_of
 
 

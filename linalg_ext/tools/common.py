@@ -18,9 +18,8 @@ import os
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import NoReturn
+from typing import TYPE_CHECKING, NoReturn
 
-import numpy as np
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.utils.exceptions import (
     DiagnosticException,
@@ -29,9 +28,11 @@ from xdsl.utils.exceptions import (
     VerifyException,
 )
 
-from linalg_ext.context import make_context
 from linalg_ext.pipelines import first_line
 from linalg_ext.tools.located import LocatingParser, one_line, verify_located
+
+if TYPE_CHECKING:
+    import numpy as np
 
 __all__ = [
     "EXIT_ERROR",
@@ -110,6 +111,10 @@ def load_module(path: str) -> ModuleOp:
         raise ToolError(f"cannot read {path}: {error.strerror}") from error
     except UnicodeDecodeError:
         raise ToolError(f"cannot read {path}: not a text file (UTF-8)") from None
+    # Imported here: `linalg-ext-opt` shares this module but builds its own
+    # context, and start-up time is paid on every run.
+    from linalg_ext.context import make_context
+
     parser = LocatingParser(make_context(), text, path)
     try:
         module = parser.parse_module()
@@ -158,6 +163,9 @@ def describe_array(value: np.ndarray) -> str:
 
 
 def format_values(value: object) -> str:
+    # numpy only when there are values to show (not at every tool's start).
+    import numpy as np
+
     if isinstance(value, np.ndarray):
         return np.array2string(value, threshold=64, edgeitems=3, precision=6)
     return repr(value)

@@ -5,8 +5,10 @@
                    [every other flag of xdsl-opt]
 
 xDSL's `xdsl-opt` with every dialect and pass of xDSL and of this package
-loaded up front (`linalg_ext.compat` applied before anything is parsed), and
-with upstream's discipline about errors:
+registered (each loaded on first use, as xdsl-opt does; `linalg_ext.compat`
+applied before anything is parsed, its fixes to `llvm`, `vector` and
+`transform` and our transform ops when those dialects are used), and with
+upstream's discipline about errors:
 
 - every bad input (syntax, verifier, unknown pass or option, a pass refusing
   the program, a missing file) is one line on stderr, `file:line:col: error:
@@ -77,7 +79,7 @@ from linalg_ext.tools.opt_pipeline import (
     first_docstring_line,
     parse_passes,
 )
-from linalg_ext.transform_ops.install import install as install_transform_ops
+from linalg_ext.transform_ops.install import install_on_load
 
 TOOL = "linalg-ext-opt"
 EXIT_ERROR = 1
@@ -153,6 +155,12 @@ class LinalgExtOptMain(xDSLOptMain):
         for name, loader in ALL_DIALECTS.items():
             if name not in registered:
                 self.ctx.register_dialect(name, loader)
+        # The fixes to xDSL before anything is parsed; those to `llvm`,
+        # `vector` and `transform`, and our transform ops, when (if) the
+        # program uses the dialect (`compat.install_on_use`): each costs
+        # start-up time.
+        compat.install_on_use(self.ctx)
+        install_on_load(self.ctx)
 
     def register_all_passes(self) -> None:
         from linalg_ext.passes import ALL_PASSES
@@ -420,8 +428,6 @@ class LinalgExtOptMain(xDSLOptMain):
 
 def main(argv: list[str] | None = None) -> int:
     """Run the driver on `argv` (default: the command line): its exit code."""
-    compat.install()
-    install_transform_ops()
     try:
         try:
             driver = LinalgExtOptMain(args=argv)

@@ -47,7 +47,7 @@ from linalg_ext.bufferization.layouts import (
 )
 from linalg_ext.compat.forall_ops import ParallelInsertSliceOp
 from linalg_ext.dialect.runtime_check import ORIGIN
-from linalg_ext.semantics.arrays import (
+from linalg_ext.semantics.static_rules import (
     kept_slice_dims,
     memory_bytes,
     reassociation_groups,
