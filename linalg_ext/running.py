@@ -47,6 +47,7 @@ from linalg_ext.semantics.arrays import (
     shaped_array,
 )
 from linalg_ext.semantics.bufferization_ops import BufferizationOpFunctions
+from linalg_ext.semantics.ccl_ops import CclFunctions
 from linalg_ext.semantics.cf_ops import CfOpFunctions
 from linalg_ext.semantics.compat_ops import CompatOpFunctions
 from linalg_ext.semantics.control_ops import ControlOpFunctions
@@ -99,6 +100,9 @@ def make_interpreter(module: ModuleOp) -> Interpreter:
         BufferizationOpFunctions(),
         ControlOpFunctions(),
         CompatOpFunctions(),
+        # After CompatOpFunctions: its scf.forall runs the loops whose
+        # iterations are the replicas of a ccl.all_reduce.
+        CclFunctions(),
         UpstreamLinalgFunctions(),
         CfOpFunctions(),
         ExtendedArithFunctions(),

@@ -50,15 +50,19 @@ def _calling_context() -> Context | None:
 
 
 def _activate_compat() -> None:
+    """Apply our fixes and install our transform ops (the context that
+    loads us, if found, gets them)."""
     from linalg_ext import compat
 
     ctx = _calling_context()
-    compat.install(ctx)
+    # The fixes to `llvm`, `vector` and `transform` when they are used.
+    compat.install_on_use(ctx)
     # Our transform ops and their implementations for xDSL's
-    # `transform-interpreter` (`linalg_ext.transform_ops.install`).
-    from linalg_ext.transform_ops.install import install as install_transform_ops
+    # `transform-interpreter` (`linalg_ext.transform_ops.install`), when the
+    # context loads `transform`.
+    from linalg_ext.transform_ops.install import install_on_load
 
-    install_transform_ops(ctx)
+    install_on_load(ctx)
 
 
 def _linalg_ext_dialect() -> Dialect:
@@ -66,6 +70,13 @@ def _linalg_ext_dialect() -> Dialect:
     from linalg_ext.dialect import LinalgExt
 
     return LinalgExt
+
+
+def _ccl_dialect() -> Dialect:
+    # ByteIR's `ccl.all_reduce`: needs none of the fixes to xDSL's dialects.
+    from linalg_ext.dialect.ccl import Ccl
+
+    return Ccl
 
 
 def _index_dialect() -> Dialect:
@@ -99,6 +110,7 @@ def _shape_dialect() -> Dialect:
 
 
 ALL_DIALECTS: dict[str, Callable[[], Dialect]] = {
+    "ccl": _ccl_dialect,
     "index": _index_dialect,
     "linalg_ext": _linalg_ext_dialect,
     "rtcheck": _runtime_check_dialect,

@@ -25,10 +25,24 @@ def _buffer_deallocation() -> type[ModulePass]:
     return BufferDeallocationPass
 
 
+def _canonicalize_ext() -> type[ModulePass]:
+    from linalg_ext.passes.canonicalize_ext import CanonicalizeExtPass
+
+    return CanonicalizeExtPass
+
+
 def _convert_arith_to_llvm() -> type[ModulePass]:
     from linalg_ext.passes.convert_arith_to_llvm import ConvertArithToLLVMPass
 
     return ConvertArithToLLVMPass
+
+
+def _convert_ccl_to_single_device() -> type[ModulePass]:
+    from linalg_ext.passes.convert_ccl_to_single_device import (
+        ConvertCclToSingleDevicePass,
+    )
+
+    return ConvertCclToSingleDevicePass
 
 
 def _convert_cf_to_llvm() -> type[ModulePass]:
@@ -159,6 +173,14 @@ def _linalg_collapse_loops() -> type[ModulePass]:
     return LinalgCollapseLoopsPass
 
 
+def _linalg_fold_unit_extent_dims() -> type[ModulePass]:
+    from linalg_ext.passes.linalg_fold_unit_extent_dims import (
+        LinalgFoldUnitExtentDimsPass,
+    )
+
+    return LinalgFoldUnitExtentDimsPass
+
+
 def _linalg_generalization_ext() -> type[ModulePass]:
     from linalg_ext.passes.linalg_generalization_ext import (
         LinalgGeneralizationExtPass,
@@ -217,8 +239,22 @@ def _math_polynomial_approximation() -> type[ModulePass]:
     return MathPolynomialApproximationPass
 
 
+def _linalg_data_place() -> type[ModulePass]:
+    from linalg_ext.passes.linalg_data_place import LinalgDataPlacePass
+
+    return LinalgDataPlacePass
+
+
+def _linalg_prefetch() -> type[ModulePass]:
+    from linalg_ext.passes.linalg_prefetch import LinalgPrefetchPass
+
+    return LinalgPrefetchPass
+
+
 ALL_PASSES: dict[str, Callable[[], type[ModulePass]]] = {
+    "canonicalize-ext": _canonicalize_ext,
     "convert-arith-to-llvm": _convert_arith_to_llvm,
+    "convert-ccl-to-single-device": _convert_ccl_to_single_device,
     "convert-cf-to-llvm": _convert_cf_to_llvm,
     "convert-func-to-llvm": _convert_func_to_llvm,
     "convert-index-to-llvm": _convert_index_to_llvm,
@@ -242,6 +278,9 @@ ALL_PASSES: dict[str, Callable[[], type[ModulePass]]] = {
     "linalg-ext-to-linalg": _linalg_ext_to_linalg,
     "linalg-fuse-ext": _linalg_fuse_ext,
     "linalg-collapse-loops": _linalg_collapse_loops,
+    "linalg-data-place": _linalg_data_place,
+    "linalg-prefetch": _linalg_prefetch,
+    "linalg-fold-unit-extent-dims": _linalg_fold_unit_extent_dims,
     "linalg-generalization-ext": _linalg_generalization_ext,
     "linalg-tile-and-fuse": _linalg_tile_and_fuse,
     "test-linalg-greedy-fusion": _test_linalg_greedy_fusion,

@@ -44,7 +44,8 @@ This module checks the module first and holds the options and the pattern
 list.
 
 Refused with a message naming the op, the module left unchanged: unranked
-memrefs, memory spaces other than the default, element types other than
+memrefs, memory spaces that are not integers (an integer memory space is
+ordinary memory on the CPU: lowered as the default), element types other than
 f16, f32, f64, i1, i8, i16, i32, i64 and index, layouts that are not
 strided, allocations of a non-identity layout, a `vector.load`/`store` of an
 n-D, scalable or `index` vector or on a memref whose innermost stride is not
@@ -164,11 +165,11 @@ def _type_problem(type_: Attribute) -> str | None:
     if not isinstance(type_, MemRefType):
         return None
     space = type_.memory_space
-    if not (
-        isinstance(space, NoneAttr)
-        or (isinstance(space, IntegerAttr) and space.value.data == 0)
-    ):
-        return f"memory space {space} is not supported (only the default): {type_}"
+    # On the CPU every integer memory space is ordinary memory (pointers in
+    # LLVM's address space 0), so ByteIR's data placement (spaces 1, 2, ...)
+    # compiles; named spaces (strings, GPU attributes) have no such meaning.
+    if not isinstance(space, NoneAttr | IntegerAttr):
+        return f"memory space {space} is not supported (only integer ones): {type_}"
     if element_size(type_.get_element_type()) is None:
         return (
             f"element type {type_.get_element_type()} is not supported "

@@ -4,7 +4,9 @@ All in this process, without `mlir-opt`:
 
 0. the module is verified (a module that does not verify is a `JitError`
    with the verifier's message, on one line);
-1. a program with tensors is bufferized first (`BUFFERIZATION`:
+1. `ccl.all_reduce`s become what they compute on one device
+   (`linalg_ext.lowering.ccl_single_device`, docs/ccl.md); then
+   a program with tensors is bufferized (`BUFFERIZATION`:
    `one-shot-bufferize` with function boundaries and identity layouts, then
    `buffer-deallocation-pipeline`). Tensor arguments of public functions are
    marked `bufferization.writable = false`, so a call never writes into the
@@ -65,6 +67,7 @@ from linalg_ext.jit.llvm_additions import (
 from linalg_ext.jit.memory import bind_tracking_symbols
 from linalg_ext.jit.parallel import check_threads, define_parallel_launches
 from linalg_ext.jit.writes import unwritten_globals, written_arguments
+from linalg_ext.lowering.ccl_single_device import lower_all_reduces
 from linalg_ext.lowering.fast_math import FastMathMode, check_fast_math_mode
 from linalg_ext.pipelines import apply_pipeline
 
@@ -357,6 +360,9 @@ def compile_module(
     times = CompileTimes()
     work = module.clone()
     _drop_transform_scripts(work)
+    # ccl.all_reduce on this one device (docs/ccl.md), before bufferization.
+    with _stage("lowering ccl.all_reduce", "cannot compile: "):
+        lower_all_reduces(work)
     start = time.perf_counter()
     tensor_arguments = {
         name: [isinstance(t, TensorType) for t in op.function_type.inputs.data]

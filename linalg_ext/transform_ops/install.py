@@ -2,9 +2,12 @@
 users of the package.
 
 `install(ctx)` is called wherever `linalg_ext.compat.install` is, right
-after it: by `linalg_ext.context.make_context`, by `linalg-ext-opt` at
-start-up, and, for the stock `xdsl-opt`, by `linalg_ext.universe` when it
-first loads our dialect or one of our passes. Once, it:
+after it, through `install_on_load(ctx)`: by `linalg_ext.context.make_context`,
+by `linalg-ext-opt` at start-up, and, for the stock `xdsl-opt`, by
+`linalg_ext.universe` when it first loads our dialect or one of our passes.
+`install_on_load` defers it until the context loads the `transform` dialect
+(importing our ops costs a tenth of a second of every start otherwise). Once,
+it:
 
 - adds `transform.structured.fuse`, `fuse_into_containing_op` and
   `transform.loop.peel` to xDSL's `transform` dialect, and puts our
@@ -16,9 +19,10 @@ first loads our dialect or one of our passes. Once, it:
   interpret. The pass itself (its name, options, entry point) stays xDSL's.
 
 The second step needs `xdsl.interpreters.transform`, whose package imports
-every interpreter xDSL has (a quarter of a second): it is done when that
-module is first imported (by the pass, when it runs), not before, so that
-the tools do not pay for it on every start. With `ctx`, the ops also reach a
+every interpreter xDSL has (a quarter of a second): it is done when
+`TransformFunctions` first hands its implementations to an interpreter (when
+a transform pass runs), not before, so that the tools do not pay for it on
+every start, and no module of ours meets a half-imported one. With `ctx`, the ops also reach a
 context that loaded `transform` before.
 """
 
@@ -32,10 +36,7 @@ from types import ModuleType
 from typing import TYPE_CHECKING
 
 from xdsl.context import Context
-from xdsl.dialects.transform import Transform
-from xdsl.ir import Operation
-
-from linalg_ext.transform_ops.ops import TRANSFORM_OPS, TRANSFORM_REPLACEMENTS
+from xdsl.ir import Dialect, Operation
 
 if TYPE_CHECKING:
     from xdsl.interpreters.transform import TransformFunctions
@@ -46,6 +47,8 @@ interpreter copies them from there each time a `TransformFunctions` is
 registered): adding ours there is what makes xDSL's pass run them."""
 
 TRANSFORM_FUNCTIONS_MODULE = "xdsl.interpreters.transform"
+
+TRANSFORM_DIALECT = "transform"
 
 _installed = False
 _functions_registered = False
@@ -59,11 +62,44 @@ def install(ctx: Context | None = None) -> None:
         _load_into(ctx)
 
 
+def install_on_load(ctx: Context | None) -> None:
+    """Install our transform ops now if `ctx` is None or has loaded
+    `transform` already, else when `ctx` first loads `transform` (its
+    registered loader is wrapped): what start-up pays for only where the
+    dialect is used."""
+    if _installed:
+        # The ops are in xDSL's dialect: a later load copies them.
+        install(ctx)
+        return
+    if ctx is None or TRANSFORM_DIALECT in {d.name for d in ctx.loaded_dialects}:
+        install(ctx)
+        return
+    # Context has no public way to replace a registered loader.
+    loaders = ctx._registered_dialects  # pyright: ignore[reportPrivateUsage]
+    load = loaders.get(TRANSFORM_DIALECT)
+    if load is None:
+        install(ctx)
+        return
+    if getattr(load, "installs_transform_ops", False):
+        return
+
+    def load_with_our_ops() -> Dialect:
+        install()
+        return load()
+
+    load_with_our_ops.installs_transform_ops = True  # pyright: ignore[reportFunctionMemberAccess]
+    loaders[TRANSFORM_DIALECT] = load_with_our_ops
+
+
 def _install_once() -> None:
     global _installed
     if _installed:
         return
     _installed = True
+    from xdsl.dialects.transform import Transform
+
+    from linalg_ext.transform_ops.ops import TRANSFORM_OPS, TRANSFORM_REPLACEMENTS
+
     operations: list[type[Operation]] = Transform._operations  # pyright: ignore[reportPrivateUsage]
     known = {op.name for op in operations}
     operations.extend(op for op in TRANSFORM_OPS if op.name not in known)
@@ -71,10 +107,27 @@ def _install_once() -> None:
         if replacement not in operations:
             operations[:] = [op for op in operations if op is not replaced]
             operations.append(replacement)
-    if TRANSFORM_FUNCTIONS_MODULE in sys.modules:
-        register_functions()
+    module = sys.modules.get(TRANSFORM_FUNCTIONS_MODULE)
+    if module is not None and hasattr(module, "TransformFunctions"):
+        _register_on_first_use(module)
     else:
         sys.meta_path.insert(0, _RegisterFunctionsOnImport())
+
+
+def _register_on_first_use(module: ModuleType) -> None:
+    """Make `TransformFunctions`' first hand-over of its impls (to an
+    interpreter) register ours first. Not at import: `xdsl.interpreters.transform`
+    is often imported half-way through one of our own modules (any
+    `xdsl.interpreters.*` import runs the package, which imports it), and our
+    functions' modules would then meet that module half-initialised."""
+    functions = module.TransformFunctions
+    xdsl_impls = functions._impls.__func__
+
+    def _impls(cls: type) -> object:
+        register_functions()
+        return xdsl_impls(cls)
+
+    functions._impls = classmethod(_impls)
 
 
 def register_functions() -> None:
@@ -89,12 +142,18 @@ def register_functions() -> None:
     # The tiling models of linalg_ext ops are registered with the dialect.
     import linalg_ext.dialect  # noqa: F401
     from linalg_ext.transform_ops.annotation_functions import AnnotationFunctions
+    from linalg_ext.transform_ops.distribution_functions import (
+        DistributionFunctions,
+    )
     from linalg_ext.transform_ops.fuse_ext_functions import FuseExtFunctions
     from linalg_ext.transform_ops.loop_peel import LoopPeelFunctions
     from linalg_ext.transform_ops.navigation import NavigationFunctions
+    from linalg_ext.transform_ops.outlining_functions import OutliningFunctions
+    from linalg_ext.transform_ops.reshaping_functions import ReshapingFunctions
     from linalg_ext.transform_ops.sequence_functions import SequenceFunctions
     from linalg_ext.transform_ops.tile_ext_functions import TileExtFunctions
     from linalg_ext.transform_ops.tiling_functions import TilingTransformFunctions
+    from linalg_ext.transform_ops.unit_dims_functions import UnitDimsFunctions
 
     impls: dict[type[Operation], object] = getattr(TransformFunctions, _IMPL_DICT)
     for functions in (
@@ -104,14 +163,19 @@ def register_functions() -> None:
         TileExtFunctions,
         AnnotationFunctions,
         FuseExtFunctions,
+        DistributionFunctions,
         SequenceFunctions,
+        OutliningFunctions,
+        ReshapingFunctions,
+        UnitDimsFunctions,
     ):
         impls.update(getattr(functions, _IMPL_DICT))
 
 
 class _RegisterFunctionsOnImport(importlib.abc.MetaPathFinder):
-    """Runs `register_functions` right after `xdsl.interpreters.transform`
-    is first executed, then leaves `sys.meta_path`."""
+    """Right after `xdsl.interpreters.transform` is first executed, makes
+    its `TransformFunctions` register ours on first use; then leaves
+    `sys.meta_path`."""
 
     def find_spec(
         self,
@@ -130,15 +194,17 @@ class _RegisterFunctionsOnImport(importlib.abc.MetaPathFinder):
 
         def exec_module(module: ModuleType) -> None:
             execute(module)
-            register_functions()
+            _register_on_first_use(module)
 
         loader.exec_module = exec_module
         return spec
 
 
 def _load_into(ctx: Context) -> None:
-    if Transform.name not in {dialect.name for dialect in ctx.loaded_dialects}:
+    if TRANSFORM_DIALECT not in {dialect.name for dialect in ctx.loaded_dialects}:
         return
+    from linalg_ext.transform_ops.ops import TRANSFORM_OPS, TRANSFORM_REPLACEMENTS
+
     loaded = {op.name for op in ctx.loaded_ops}
     for op in TRANSFORM_OPS:
         if op.name not in loaded:

@@ -52,7 +52,11 @@ from xdsl.printer import Printer
 from linalg_ext.transform_ops.annotations import AnnotateExtOp, TileLoopHintOp
 from linalg_ext.transform_ops.byteir_ops import BYTEIR_TRANSFORM_OPS
 from linalg_ext.transform_ops.cleanup import CleanupOp
+from linalg_ext.transform_ops.distribution import DISTRIBUTION_TRANSFORM_OPS
+from linalg_ext.transform_ops.outlining import TRANSFORM_OUTLINING_OPS
+from linalg_ext.transform_ops.reshaping_ops import RESHAPING_TRANSFORM_OPS
 from linalg_ext.transform_ops.tile_ext import LowerToLoopsOp, TileExtOp
+from linalg_ext.transform_ops.unit_dims_ops import UNIT_DIMS_TRANSFORM_OPS
 from linalg_ext.verification import op_error
 
 _HANDLE = transform.TransformHandleType
@@ -381,6 +385,10 @@ TRANSFORM_OPS: tuple[type[IRDLOperation], ...] = (
     TileLoopHintOp,
     CleanupOp,
     *BYTEIR_TRANSFORM_OPS,
+    *DISTRIBUTION_TRANSFORM_OPS,
+    *RESHAPING_TRANSFORM_OPS,
+    *TRANSFORM_OUTLINING_OPS,
+    *UNIT_DIMS_TRANSFORM_OPS,
 )
 """The ops `install` adds to xDSL's `transform` dialect."""
 

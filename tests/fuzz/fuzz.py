@@ -146,6 +146,9 @@ PIPELINES: dict[str, str | Callable[[Program], str]] = {
     "generalization": "linalg-generalization-ext",
     "collapse-loops": "linalg-collapse-loops",
     "collapse-reductions": "linalg-collapse-loops{iterator-type=reduction}",
+    "fold-unit-dims": "linalg-fold-unit-extent-dims",
+    "fold-unit-dims-slices": "linalg-fold-unit-extent-dims{use-rank-reducing-slices=true}",
+    "canonicalize-ext": "canonicalize-ext",
     # Small cache tiles, so that edges and several blocks of k are common.
     "microkernel": (
         f"{BUFFERIZE},linalg-contraction-microkernel{{vector-bits=256 "

@@ -80,6 +80,11 @@ OUTPUT_JIT = {
     "linalg-generalization-ext",
     "linalg-ext-to-linalg",
     "linalg-collapse-loops",
+    "linalg-fold-unit-extent-dims",
+    "linalg-data-place",
+    "linalg-prefetch",
+    "canonicalize-ext",
+    "convert-ccl-to-single-device",
 }
 """Directories whose pipelines' outputs are also compiled natively and
 compared with the interpreter on the input (`linalg-ext-check --backend

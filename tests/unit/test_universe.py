@@ -26,8 +26,10 @@ def test_entry_point_is_discovered():
 def test_universe_lists_our_dialect_and_passes():
     # `index` and `shape`: upstream's dialects, which xDSL 0.74 lacks
     # (compat/index_ops.py, compat/shape_dialect.py); `rtcheck`: the run-time
-    # checks of compiled code (dialect/runtime_check.py).
+    # checks of compiled code (dialect/runtime_check.py); `ccl`: ByteIR's
+    # `ccl.all_reduce` (dialect/ccl.py).
     assert set(LINALG_EXT_UNIVERSE.all_dialects) == {
+        "ccl",
         "index",
         "linalg_ext",
         "rtcheck",
