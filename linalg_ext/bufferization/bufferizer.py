@@ -55,6 +55,7 @@ from linalg_ext.bufferization.layouts import (
     identity_memref,
 )
 from linalg_ext.bufferization.options import BufferizationOptions
+from linalg_ext.transforms.module_contents import unique_name
 
 
 class Bufferizer:
@@ -279,12 +280,7 @@ class Bufferizer:
             for op in self.module.body.block.ops
             if isinstance(op, memref.GlobalOp | func.FuncOp)
         }
-        if prefix not in taken:
-            return prefix
-        count = 0
-        while f"{prefix}_{count}" in taken:
-            count += 1
-        return f"{prefix}_{count}"
+        return unique_name(prefix, taken)
 
     # ------------------------------------------------------------- functions
 

@@ -32,34 +32,9 @@ from linalg_ext.compat.affine_ops import MaxOp as AffineMaxOp
 from linalg_ext.tiling.cleanup import FoldExtractSliceOfExtractSlice, kept_dims
 from linalg_ext.transforms.dps import has_pure_tensor_semantics, is_structured
 from linalg_ext.transforms.slices import slice_offsets
+from linalg_ext.transforms.unit_dims import FoldCollapseOfExpand, FoldExpandOfCollapse
 
 # --- reshapes -----------------------------------------------------------------
-
-
-def _reassociation(op: Operation) -> object:
-    return op.properties.get("reassociation")
-
-
-class FoldReshapeOfReshape(RewritePattern):
-    """`expand_shape(collapse_shape(t))` and `collapse_shape(expand_shape(t))`
-    with the same reassociation and the result of `t`'s type are `t`
-    (upstream's reshape folds)."""
-
-    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter):
-        if isinstance(op, tensor.ExpandShapeOp):
-            inverse = tensor.CollapseShapeOp
-        elif isinstance(op, tensor.CollapseShapeOp):
-            inverse = tensor.ExpandShapeOp
-        else:
-            return
-        inner = op.operands[0].owner
-        if not isinstance(inner, inverse):
-            return
-        source = inner.operands[0]
-        if source.type == op.results[0].type and _reassociation(
-            inner
-        ) == _reassociation(op):
-            rewriter.replace(op, [], [source])
 
 
 class FoldCollapseOfCast(RewritePattern):
@@ -329,7 +304,10 @@ class MergeSlicesWithoutNewOps(RewritePattern):
 def more_canonicalization_patterns() -> list[RewritePattern]:
     """The patterns of this module."""
     return [
-        FoldReshapeOfReshape(),
+        # A reshape undoing its inverse (the unit-dims fold's patterns: an
+        # expand of a collapse only where no group has two dynamic extents).
+        FoldCollapseOfExpand(),
+        FoldExpandOfCollapse(),
         FoldCollapseOfCast(),
         FoldPadWithoutPadding(),
         FoldExtractOfFromElements(),

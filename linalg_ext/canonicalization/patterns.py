@@ -43,26 +43,21 @@ from xdsl.dialects.linalg.ops import FillOp, GenericOp
 from xdsl.ir import Block, Operation, Region, SSAValue
 from xdsl.ir.affine import AffineDimExpr, AffineMap
 from xdsl.pattern_rewriter import (
-    GreedyRewritePatternApplier,
     PatternRewriter,
     PatternRewriterListener,
-    PatternRewriteWalker,
     RewritePattern,
     op_type_rewrite_pattern,
 )
-from xdsl.transforms.canonicalize import CanonicalizationRewritePattern
-from xdsl.transforms.common_subexpression_elimination import cse
-from xdsl.transforms.dead_code_elimination import region_dce
 
 from linalg_ext.canonicalization.folds import (
     more_canonicalization_patterns,
 )
-from linalg_ext.tiling.cleanup import FoldExtractSliceOfExtractSlice, cleanup_patterns
+from linalg_ext.tiling.cleanup import (
+    FoldExtractSliceOfExtractSlice,
+    canonicalize_to_fixpoint,
+    cleanup_patterns,
+)
 from linalg_ext.transforms.dps import has_pure_tensor_semantics, is_all_parallel
-
-MAX_ROUNDS = 8
-"""Rounds of patterns + CSE at most (CSE can enable more folds)."""
-
 
 # --- helpers ------------------------------------------------------------------
 
@@ -546,14 +541,6 @@ def canonicalize_ext_patterns() -> list[RewritePattern]:
     ]
 
 
-def _folding_context() -> Context:
-    from xdsl.dialects.arith import Arith
-
-    context = Context()
-    context.load_dialect(Arith)
-    return context
-
-
 def apply_canonicalize_ext(
     root: Operation,
     ctx: Context | None = None,
@@ -561,28 +548,9 @@ def apply_canonicalize_ext(
 ) -> None:
     """Canonicalize the IR inside `root` (`root` itself stays) to a
     fixpoint: xDSL's canonicalization with folding, `canonicalize_ext_patterns`,
-    dead-code elimination and CSE. `ctx` materialises folded constants."""
-    applier = GreedyRewritePatternApplier(
-        [CanonicalizationRewritePattern(), *canonicalize_ext_patterns()],
-        ctx=ctx or _folding_context(),
-        folding_enabled=True,
-    )
-    walker = PatternRewriteWalker(applier, post_walk_func=region_dce)
-    if listener is not None:
-        walker.listener = listener
-    for _ in range(MAX_ROUNDS):
-        changed = False
-        for region in root.regions:
-            changed |= walker.rewrite_region(region)
-        before = _count_ops(root)
-        for region in root.regions:
-            cse(region)
-        if not changed and _count_ops(root) == before:
-            return
-
-
-def _count_ops(root: Operation) -> int:
-    return sum(1 for _ in root.walk())
+    dead-code elimination and CSE (the tiling clean-up's driver,
+    `canonicalize_to_fixpoint`). `ctx` materialises folded constants."""
+    canonicalize_to_fixpoint(root, canonicalize_ext_patterns(), ctx, listener)
 
 
 __all__ = [

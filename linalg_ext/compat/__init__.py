@@ -145,7 +145,7 @@ def install_on_use(ctx: Context | None) -> None:
         install()
         return
     _install_once()
-    _after_import(_TRANSLATION_MODULE, _install_translation)
+    after_import(_TRANSLATION_MODULE, _install_translation)
     install_imported(ctx)
     # Context has no public way to replace a registered loader.
     loaders = ctx._registered_dialects  # pyright: ignore[reportPrivateUsage]
@@ -349,13 +349,15 @@ _TRANSLATION_MODULE = "xdsl.backend.llvm.convert"
 routes through ours."""
 
 
-def _after_import(module: str, action: Callable[[], None]) -> None:
+def after_import(module: str, action: Callable[[], None]) -> None:
     """Run `action` now if `module` is imported, else right after it is
-    first executed."""
+    first executed (once, however often this is asked): for work that
+    needs a module that start-up must not import."""
     if module in sys.modules:
         action()
     elif not any(
-        isinstance(f, _ActionAfterImport) and f.module == module for f in sys.meta_path
+        isinstance(f, _ActionAfterImport) and f.module == module and f.action is action
+        for f in sys.meta_path
     ):
         sys.meta_path.insert(0, _ActionAfterImport(module, action))
 

@@ -66,7 +66,7 @@ from linalg_ext.transforms.slices import (
 )
 
 MAX_ROUNDS = 8
-"""Rounds of patterns + CSE `apply_tiling_cleanup` runs at most (CSE can
+"""Rounds of patterns + CSE `canonicalize_to_fixpoint` runs at most (CSE can
 enable more folds; two or three rounds are typical)."""
 
 
@@ -606,14 +606,29 @@ def apply_tiling_cleanup(
     """Clean up the tiled IR inside `root` (a module, a function, a loop:
     `root` itself stays): xDSL's canonicalization patterns with folding,
     `cleanup_patterns`, dead-code elimination and CSE, repeated until
-    nothing changes. `ctx` materialises folded constants (one with `arith`
-    is made if not given). `listener` hears every replacement and erasure
-    the patterns make (for drivers that keep handles on ops: a
-    destination-style op whose operand casts are folded is replaced by a
-    new one); CSE only merges ops without effects (slices, index
-    arithmetic), never a structured op or a loop."""
+    nothing changes (`canonicalize_to_fixpoint`). `ctx` materialises folded
+    constants (one with `arith` is made if not given). `listener` hears
+    every replacement and erasure the patterns make (for drivers that keep
+    handles on ops: a destination-style op whose operand casts are folded is
+    replaced by a new one); CSE only merges ops without effects (slices,
+    index arithmetic), never a structured op or a loop."""
+    canonicalize_to_fixpoint(root, cleanup_patterns(), ctx, listener)
+
+
+def canonicalize_to_fixpoint(
+    root: Operation,
+    patterns: Sequence[RewritePattern],
+    ctx: Context | None = None,
+    listener: PatternRewriterListener | None = None,
+) -> None:
+    """Rewrite the IR inside `root` (`root` itself stays) with xDSL's
+    canonicalization patterns (with folding) and `patterns` in one greedy
+    applier, dead-code elimination after each walk, then CSE, until a round
+    changes nothing (`MAX_ROUNDS` at most). The driver of
+    `apply_tiling_cleanup` and of `canonicalize-ext`; `ctx` and `listener`
+    as in `apply_tiling_cleanup`."""
     applier = GreedyRewritePatternApplier(
-        [CanonicalizationRewritePattern(), *cleanup_patterns()],
+        [CanonicalizationRewritePattern(), *patterns],
         ctx=ctx or _folding_context(),
         folding_enabled=True,
     )
@@ -648,6 +663,7 @@ __all__ = [
     "ForwardUnchangedIterArgs",
     "apply_tiling_cleanup",
     "canonical_map",
+    "canonicalize_to_fixpoint",
     "cleanup_patterns",
     "has_no_effects",
     "kept_dims",

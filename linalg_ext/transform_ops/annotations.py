@@ -13,13 +13,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Self
 
-from xdsl.dialects import affine, memref, pdl, scf, tensor, transform
+from xdsl.dialects import affine, memref, pdl, scf, tensor
 from xdsl.dialects.builtin import DYNAMIC_INDEX, TensorType, UnitAttr
 from xdsl.dialects.utils import get_dynamic_index_list
 from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.irdl import (
     IRDLOperation,
-    base,
     irdl_op_definition,
     operand_def,
     result_def,
@@ -31,17 +30,13 @@ from linalg_ext.tiling.cleanup import kept_dims
 from linalg_ext.tiling.dims import operand_loop_dims
 from linalg_ext.tiling.interface import LoopType, tiling_model
 from linalg_ext.tiling.loops import enclosing_loops
+from linalg_ext.transform_ops.definitions import ANY_HANDLE, handle_type_or_pdl
 from linalg_ext.transforms.mixed_sizes import Mixed
 from linalg_ext.transforms.slices import slice_offsets
 
 PARALLEL_LOOP_ATTR = "__byteir_parallel__"
 """The unit attribute `tile_loop_hint` puts on a parallel `scf.for`
 (ByteIR's `getSCFForParallelAttrName`)."""
-
-ANY_HANDLE = base(transform.TransformHandleType)
-"""An op handle of either form: MLIR 22's `!transform.*` types or the
-`!pdl.operation` of ByteIR's scripts (`linalg_ext.compat.transform_sequence`
-makes `pdl.OperationType` a handle type when the package is loaded)."""
 
 
 @irdl_op_definition
@@ -69,13 +64,8 @@ class AnnotateExtOp(IRDLOperation):
     def parse(cls, parser: Parser) -> Self:
         target = parser.parse_unresolved_operand()
         # The syntax names no type: the operand keeps the type its value was
-        # defined with (a `!pdl.operation` when it is not defined yet).
-        defined = parser.ssa_values.get(target.operand_name)
-        if defined is not None and target.index < len(defined):
-            target_type = defined[target.index].type
-        else:
-            target_type = pdl.OperationType()
-        operand = parser.resolve_operand(target, target_type)
+        # defined with.
+        operand = parser.resolve_operand(target, handle_type_or_pdl(parser, target))
         attributes = parser.parse_optional_attr_dict()
         return cls(operand, attributes)
 

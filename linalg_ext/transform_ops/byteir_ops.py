@@ -29,7 +29,6 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import ClassVar, Self
 
-from xdsl.dialects import pdl
 from xdsl.dialects.builtin import (
     ArrayAttr,
     BoolAttr,
@@ -51,9 +50,10 @@ from xdsl.irdl import (
     result_def,
     var_result_def,
 )
-from xdsl.parser import Parser, UnresolvedOperand
+from xdsl.parser import Parser
 from xdsl.printer import Printer
 
+from linalg_ext.transform_ops.definitions import handle_type_or_pdl
 from linalg_ext.verification import op_error
 
 _HANDLE = TransformHandleType
@@ -112,7 +112,7 @@ class _ByteirTileLikeOp(IRDLOperation):
             )
         values = [e.value.data for e in sizes.data if isinstance(e, IntegerAttr)]
         resolved = [
-            parser.resolve_operand(o, _handle_type(parser, o)) for o in operands
+            parser.resolve_operand(o, handle_type_or_pdl(parser, o)) for o in operands
         ]
         properties = {
             name: entries.pop(name) for name in cls.OPTIONS if name in entries
@@ -173,15 +173,6 @@ def _print_entry(printer: Printer, name: str, value: Attribute) -> None:
         printer.print_string("true" if value.value.data else "false")
     else:
         printer.print_attribute(value)
-
-
-def _handle_type(parser: Parser, operand: UnresolvedOperand) -> Attribute:
-    """The type `operand` was defined with, or `!pdl.operation` (ByteIR's
-    handle type) for one not defined yet."""
-    values = parser.ssa_values.get(operand.operand_name)
-    if values is not None and operand.index < len(values):
-        return values[operand.index].type
-    return pdl.OperationType()
 
 
 @irdl_op_definition

@@ -22,23 +22,11 @@ from __future__ import annotations
 
 from typing import Self
 
-from xdsl.dialects import pdl
-from xdsl.dialects.transform import TransformHandleType
-from xdsl.ir import Attribute
 from xdsl.irdl import IRDLOperation, irdl_op_definition, operand_def, result_def
-from xdsl.parser import Parser, UnresolvedOperand
+from xdsl.parser import Parser
 from xdsl.printer import Printer
 
-_HANDLE = TransformHandleType
-
-
-def _handle_type(parser: Parser, operand: UnresolvedOperand) -> Attribute:
-    """The type `operand` was defined with, or `!pdl.operation` (ByteIR's
-    handle type) for one not defined yet."""
-    values = parser.ssa_values.get(operand.operand_name)
-    if values is not None and operand.index < len(values):
-        return values[operand.index].type
-    return pdl.OperationType()
+from linalg_ext.transform_ops.definitions import ANY_HANDLE, handle_type_or_pdl
 
 
 @irdl_op_definition
@@ -48,12 +36,12 @@ class SharedOutputToDistributedStyleOp(IRDLOperation):
 
     name = "transform.structured.shared_output_to_distributed_style"
 
-    loop = operand_def(_HANDLE)
-    init = operand_def(_HANDLE)
-    merge = operand_def(_HANDLE)
+    loop = operand_def(ANY_HANDLE)
+    init = operand_def(ANY_HANDLE)
+    merge = operand_def(ANY_HANDLE)
 
-    new_loop = result_def(_HANDLE)
-    new_init = result_def(_HANDLE)
+    new_loop = result_def(ANY_HANDLE)
+    new_init = result_def(ANY_HANDLE)
 
     @classmethod
     def parse(cls, parser: Parser) -> Self:
@@ -63,7 +51,7 @@ class SharedOutputToDistributedStyleOp(IRDLOperation):
             unresolved.append(parser.parse_unresolved_operand())
         attributes = parser.parse_optional_attr_dict()
         operands = [
-            parser.resolve_operand(o, _handle_type(parser, o)) for o in unresolved
+            parser.resolve_operand(o, handle_type_or_pdl(parser, o)) for o in unresolved
         ]
         return cls.create(
             operands=operands,

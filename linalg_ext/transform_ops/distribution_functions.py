@@ -53,8 +53,9 @@ from xdsl.rewriter import InsertPoint, Rewriter
 
 from linalg_ext.compat.forall_ops import ForallOp, InParallelOp, ParallelInsertSliceOp
 from linalg_ext.dialect.ccl import AllReduceOp
+from linalg_ext.transform_ops.definitions import PayloadRefused
 from linalg_ext.transform_ops.distribution import SharedOutputToDistributedStyleOp
-from linalg_ext.transform_ops.handles import failure, op_handle
+from linalg_ext.transform_ops.handles import failure, op_handle, refusal
 
 _REDUCTIONS = {
     "arith.addf": "sum",
@@ -67,15 +68,6 @@ _REDUCTIONS = {
     "arith.minsi": "min",
 }
 """The merge combiners this transform turns into an all-reduce."""
-
-
-class CannotDistribute(Exception):
-    """Why a (loop, init, merge) triple cannot be rewritten, and the payload
-    op it is about."""
-
-    def __init__(self, reason: str, payload: Operation):
-        super().__init__(reason)
-        self.payload = payload
 
 
 @dataclass
@@ -121,7 +113,7 @@ def _merge_reduction(merge: Operation) -> str:
     block = merge.regions[0].block
     ops = list(block.ops)
     if len(ops) != 2 or len(block.args) != 2:
-        raise CannotDistribute(
+        raise PayloadRefused(
             "expects the merge's body to be one combining op and its yield", merge
         )
     combiner, yield_ = ops
@@ -130,14 +122,14 @@ def _merge_reduction(merge: Operation) -> str:
         or len(combiner.operands) != 2
         or list(yield_.operands) != list(combiner.results)
     ):
-        raise CannotDistribute(
+        raise PayloadRefused(
             "expects the merge's body to combine its two arguments and yield "
             "the result",
             merge,
         )
     reduction = _REDUCTIONS.get(combiner.name)
     if reduction is None:
-        raise CannotDistribute(
+        raise PayloadRefused(
             f"fails to get reduce type: {combiner.name} matches no all-reduce "
             f"(supported: {', '.join(sorted(_REDUCTIONS))})",
             merge,
@@ -154,7 +146,7 @@ def _check_merge_maps(merge: linalg.GenericOp) -> None:
     input_map, output_map = (m.data for m in merge.indexing_maps.data)
     kept = [e for e in input_map.results if e != reduced]
     if len(kept) != len(input_map.results) - 1 or kept != list(output_map.results):
-        raise CannotDistribute(
+        raise PayloadRefused(
             "expects the merge to read the partial results in the layout of its "
             "output, plus the reduced dimension",
             merge,
@@ -184,7 +176,7 @@ def _replica_count(loop: ForallOp) -> int:
     count = 1
     for lower, upper, step in zip(*loop.mixed_bounds(), strict=True):
         if not all(isinstance(b, int) for b in (lower, upper, step)):
-            raise CannotDistribute(
+            raise PayloadRefused(
                 "all the thread numbers are expected to be constant int", loop
             )
         assert isinstance(lower, int) and isinstance(upper, int)
@@ -194,27 +186,27 @@ def _replica_count(loop: ForallOp) -> int:
 
 
 def plan(loop: Operation, init: Operation, merge: Operation) -> _Plan:
-    """Check one triple; raises `CannotDistribute`."""
+    """Check one triple; raises `PayloadRefused`."""
     if not isinstance(loop, ForallOp):
-        raise CannotDistribute("loop op is supposed to be of type scf.forall op", loop)
+        raise PayloadRefused("loop op is supposed to be of type scf.forall op", loop)
     if not isinstance(init, linalg.FillOp):
-        raise CannotDistribute("init op is supposed to be of type linalg.fill", init)
+        raise PayloadRefused("init op is supposed to be of type linalg.fill", init)
     if not isinstance(merge, linalg.GenericOp) and merge.name != "linalg.reduce":
-        raise CannotDistribute(
+        raise PayloadRefused(
             "merge op is supposed to be of type linalg.generic or linalg.reduce",
             merge,
         )
     if len(loop.res) != 1:
-        raise CannotDistribute("loop op is expected to have only one result", loop)
+        raise PayloadRefused("loop op is expected to have only one result", loop)
     if loop.outputs[0] is not init.res[0]:
-        raise CannotDistribute("expects the fill to be the loop's shared output", init)
+        raise PayloadRefused("expects the fill to be the loop's shared output", init)
     inputs, outputs = merge.operands[:-1], merge.operands[-1:]
     if len(merge.results) != 1 or len(inputs) != 1 or inputs[0] is not loop.res[0]:
-        raise CannotDistribute(
+        raise PayloadRefused(
             "expects the merge to reduce the loop's result into one output", merge
         )
     if loop.res[0].uses.get_length() != 1:
-        raise CannotDistribute(
+        raise PayloadRefused(
             "expects the merge to be the only user of the loop's result", loop
         )
     if isinstance(merge, linalg.GenericOp):
@@ -222,27 +214,25 @@ def plan(loop: Operation, init: Operation, merge: Operation) -> _Plan:
             i for i in merge.iterator_types.data if i.data == IteratorType.REDUCTION
         ]
         if len(reductions) != 1:
-            raise CannotDistribute(
+            raise PayloadRefused(
                 f"expected 1 reduction dim, but get {len(reductions)}", merge
             )
         _check_merge_maps(merge)
     reduction = _merge_reduction(merge)
     result_type = merge.results[0].type
     if not isinstance(result_type, TensorType) or not result_type.has_static_shape():
-        raise CannotDistribute(
-            "expects the merged result to have a static shape", merge
-        )
+        raise PayloadRefused("expects the merged result to have a static shape", merge)
     if not _dominates(outputs[0], loop):
-        raise CannotDistribute(
+        raise PayloadRefused(
             "expects the merge's output to be defined before the loop", merge
         )
     constant = init.inputs[0].owner if len(init.inputs) == 1 else None
     if not isinstance(constant, arith.ConstantOp):
-        raise CannotDistribute(
+        raise PayloadRefused(
             "fill op's input is expected to be type of arith.constant", init
         )
     if not _neutral(reduction, constant.value):
-        raise CannotDistribute(
+        raise PayloadRefused(
             f"expects the fill value to be the identity of the '{reduction}' reduction",
             init,
         )
@@ -253,7 +243,7 @@ def plan(loop: Operation, init: Operation, merge: Operation) -> _Plan:
         user = use.operation
         if isinstance(user, tensor.ExtractSliceOp) and use.index == 0:
             if user.result.type != result_type:
-                raise CannotDistribute(
+                raise PayloadRefused(
                     f"expects the loop's slices of its shared output to be the "
                     f"whole merged result {result_type}, got {user.result.type}",
                     user,
@@ -261,7 +251,7 @@ def plan(loop: Operation, init: Operation, merge: Operation) -> _Plan:
         elif isinstance(user, ParallelInsertSliceOp) and user.dest is shared:
             inserts.append(user)
         else:
-            raise CannotDistribute(
+            raise PayloadRefused(
                 "all the users of loop op's block arg are expected to be "
                 "tensor.extract_slice or tensor.parallel_insert_slice",
                 user,
@@ -269,13 +259,13 @@ def plan(loop: Operation, init: Operation, merge: Operation) -> _Plan:
     terminator = loop.body.block.last_op
     assert isinstance(terminator, InParallelOp)
     if len(list(terminator.region.block.ops)) != 1 or len(inserts) != 1:
-        raise CannotDistribute(
+        raise PayloadRefused(
             "only one tensor.parallel_insert_slice op is expected in the region "
             "of scf.in_parallel op",
             loop,
         )
     if inserts[0].source.type != result_type:
-        raise CannotDistribute(
+        raise PayloadRefused(
             f"expects each iteration to insert a whole merged result "
             f"{result_type}, got {inserts[0].source.type}",
             inserts[0],
@@ -379,16 +369,30 @@ class DistributionFunctions(InterpreterFunctions):
         merges = op_handle(op, args[2], "the merge").ops
         if not len(loops) == len(inits) == len(merges):
             raise failure(op, "the size of loop, init, merge should be the same")
-        plans: list[_Plan] = []
-        for loop, init, merge in zip(loops, inits, merges, strict=True):
+        triples = list(zip(loops, inits, merges, strict=True))
+        # A triple named twice is rewritten once (a second rewrite would
+        # meet erased ops); an op in two different triples is refused.
+        distinct = list(dict.fromkeys(triples))
+        for position in range(3):
+            named: set[Operation] = set()
+            for triple in distinct:
+                if triple[position] in named:
+                    raise failure(
+                        op,
+                        "expects each loop, init and merge op in one triple only",
+                        triple[position],
+                    )
+                named.add(triple[position])
+        plans: dict[tuple[Operation, Operation, Operation], _Plan] = {}
+        for triple in distinct:
             try:
-                plans.append(plan(loop, init, merge))
-            except CannotDistribute as reason:
-                raise failure(op, str(reason), reason.payload) from reason
-        new_loops: list[Operation] = []
-        new_inits: list[Operation] = []
-        for checked in plans:
-            new_loop, new_fill = distribute_shared_output(checked)
-            new_loops.append(new_loop)
-            new_inits.append(new_fill)
+                plans[triple] = plan(*triple)
+            except PayloadRefused as refused:
+                raise refusal(op, refused) from refused
+        rewritten = {
+            triple: distribute_shared_output(checked)
+            for triple, checked in plans.items()
+        }
+        new_loops = [rewritten[triple][0] for triple in triples]
+        new_inits = [rewritten[triple][1] for triple in triples]
         return (OperationHandle(*new_loops), OperationHandle(*new_inits))

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import TypeVar
 
 from xdsl.dialects.builtin import DYNAMIC_INDEX, IndexType, IntegerAttr
 from xdsl.interpreters.transform import OperationHandle
@@ -17,7 +18,10 @@ from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.utils.hints import isa
 
 from linalg_ext.diagnostics import OpPassFailed, source_location
+from linalg_ext.transform_ops.definitions import PayloadRefused
 from linalg_ext.transforms.mixed_sizes import Mixed
+
+_OpT = TypeVar("_OpT", bound=Operation)
 
 
 @dataclass(frozen=True)
@@ -44,6 +48,36 @@ def failure(
         place = f" at {where[0]}:{where[1]}:{where[2]}" if where else ""
         message += f" (target: {payload.name}{place})"
     return TransformOpFailed(message, transform_op)
+
+
+def distinct_ops(ops: Sequence[Operation]) -> list[Operation]:
+    """The payload ops of a handle, each once, in order (a handle may name
+    an op twice, e.g. after `merge_handles`: rewriting it twice would touch
+    an erased op)."""
+    return list(dict.fromkeys(ops))
+
+
+def typed_targets(
+    transform_op: Operation,
+    targets: Sequence[Operation],
+    kinds: tuple[type[_OpT], ...],
+    message: str,
+) -> list[_OpT]:
+    """`targets`, each once (`distinct_ops`), every one checked to be one
+    of `kinds` before the caller changes any: else the failure `message`,
+    naming the first that is not."""
+    checked: list[_OpT] = []
+    for target in distinct_ops(targets):
+        if not isinstance(target, kinds):
+            raise failure(transform_op, message, target)
+        checked.append(target)
+    return checked
+
+
+def refusal(transform_op: Operation, refused: PayloadRefused) -> TransformOpFailed:
+    """The failure of `transform_op` whose payload rewrite refused a payload
+    op: the reason, naming that op and where it is."""
+    return failure(transform_op, str(refused), refused.payload)
 
 
 def op_handle(transform_op: Operation, value: object, what: str) -> OperationHandle:

@@ -22,21 +22,20 @@ The second step needs `xdsl.interpreters.transform`, whose package imports
 every interpreter xDSL has (a quarter of a second): it is done when
 `TransformFunctions` first hands its implementations to an interpreter (when
 a transform pass runs), not before, so that the tools do not pay for it on
-every start, and no module of ours meets a half-imported one. With `ctx`, the ops also reach a
-context that loaded `transform` before.
+every start, and no module of ours meets a half-imported one. With `ctx`,
+the ops also reach a context that loaded `transform` before.
 """
 
 from __future__ import annotations
 
-import importlib.abc
-import importlib.machinery
 import sys
-from collections.abc import Sequence
 from types import ModuleType
 from typing import TYPE_CHECKING
 
 from xdsl.context import Context
 from xdsl.ir import Dialect, Operation
+
+from linalg_ext.compat import after_import
 
 if TYPE_CHECKING:
     from xdsl.interpreters.transform import TransformFunctions
@@ -107,11 +106,10 @@ def _install_once() -> None:
         if replacement not in operations:
             operations[:] = [op for op in operations if op is not replaced]
             operations.append(replacement)
-    module = sys.modules.get(TRANSFORM_FUNCTIONS_MODULE)
-    if module is not None and hasattr(module, "TransformFunctions"):
-        _register_on_first_use(module)
-    else:
-        sys.meta_path.insert(0, _RegisterFunctionsOnImport())
+    after_import(
+        TRANSFORM_FUNCTIONS_MODULE,
+        lambda: _register_on_first_use(sys.modules[TRANSFORM_FUNCTIONS_MODULE]),
+    )
 
 
 def _register_on_first_use(module: ModuleType) -> None:
@@ -170,34 +168,6 @@ def register_functions() -> None:
         UnitDimsFunctions,
     ):
         impls.update(getattr(functions, _IMPL_DICT))
-
-
-class _RegisterFunctionsOnImport(importlib.abc.MetaPathFinder):
-    """Right after `xdsl.interpreters.transform` is first executed, makes
-    its `TransformFunctions` register ours on first use; then leaves
-    `sys.meta_path`."""
-
-    def find_spec(
-        self,
-        fullname: str,
-        path: Sequence[str] | None,
-        target: ModuleType | None = None,
-    ) -> importlib.machinery.ModuleSpec | None:
-        if fullname != TRANSFORM_FUNCTIONS_MODULE:
-            return None
-        sys.meta_path.remove(self)
-        spec = importlib.machinery.PathFinder.find_spec(fullname, path)
-        if spec is None or not isinstance(spec.loader, importlib.abc.Loader):
-            return spec
-        loader = spec.loader
-        execute = loader.exec_module
-
-        def exec_module(module: ModuleType) -> None:
-            execute(module)
-            _register_on_first_use(module)
-
-        loader.exec_module = exec_module
-        return spec
 
 
 def _load_into(ctx: Context) -> None:

@@ -33,20 +33,17 @@ callees too, which removes a module's entry points; we keep those).
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Self
 
-from xdsl.dialects import func, pdl, scf
+from xdsl.dialects import func, scf
 from xdsl.dialects.builtin import (
-    ArrayAttr,
-    DictionaryAttr,
     FunctionType,
     StringAttr,
-    SymbolRefAttr,
     UnitAttr,
 )
-from xdsl.ir import Attribute, Block, IRNode, Operation, Region, SSAValue
+from xdsl.ir import Block, IRNode, Operation, SSAValue
 from xdsl.irdl import (
     IRDLOperation,
     ParsePropInAttrDict,
@@ -61,7 +58,13 @@ from xdsl.printer import Printer
 from xdsl.rewriter import InsertPoint, Rewriter
 from xdsl.traits import IsTerminator, SymbolOpInterface, SymbolTable
 
-from linalg_ext.transform_ops.annotations import ANY_HANDLE
+from linalg_ext.transform_ops.cleanup import referenced_symbols, symbol_name
+from linalg_ext.transform_ops.definitions import (
+    ANY_HANDLE,
+    PayloadRefused,
+    handle_type_or_pdl,
+)
+from linalg_ext.transforms.module_contents import unique_name
 from linalg_ext.verification import op_error
 
 LIBCALL_ATTR = "linalg_ext.libcall"
@@ -121,13 +124,8 @@ class InlineOp(IRDLOperation):
     def parse(cls, parser: Parser) -> Self:
         target = parser.parse_unresolved_operand()
         # No type is written: the operand keeps the type its value was
-        # defined with (a `!pdl.operation` when it is not defined yet).
-        defined = parser.ssa_values.get(target.operand_name)
-        if defined is not None and target.index < len(defined):
-            target_type = defined[target.index].type
-        else:
-            target_type = pdl.OperationType()
-        op = cls(parser.resolve_operand(target, target_type))
+        # defined with.
+        op = cls(parser.resolve_operand(target, handle_type_or_pdl(parser, target)))
         op.attributes.update(parser.parse_optional_attr_dict())
         return op
 
@@ -135,15 +133,6 @@ class InlineOp(IRDLOperation):
         printer.print_string(" ")
         printer.print_ssa_value(self.target)
         printer.print_op_attributes(self.attributes)
-
-
-class CannotTransform(Exception):
-    """Why a payload op cannot be outlined or a call inlined; `op` is the
-    payload op it is about."""
-
-    def __init__(self, reason: str, op: Operation):
-        super().__init__(reason)
-        self.op = op
 
 
 # --------------------------------------------------------------------------
@@ -187,22 +176,8 @@ def _enclosing_function(op: Operation) -> func.FuncOp | None:
 
 def symbol_names(table: Operation) -> set[str]:
     """The names of the symbols directly in the symbol table `table`."""
-    names: set[str] = set()
-    for op in table.regions[0].block.ops:
-        name = op.properties.get("sym_name") or op.attributes.get("sym_name")
-        if isinstance(name, StringAttr):
-            names.add(name.data)
-    return names
-
-
-def unique_name(base: str, taken: set[str]) -> str:
-    """`base`, or the first `base_<n>` (n = 0, 1, ...) not in `taken`."""
-    if base not in taken:
-        return base
-    counter = 0
-    while f"{base}_{counter}" in taken:
-        counter += 1
-    return f"{base}_{counter}"
+    ops = table.regions[0].block.ops
+    return {name for op in ops if (name := symbol_name(op)) is not None}
 
 
 def _outline_refusal(op: Operation) -> str | None:
@@ -315,10 +290,10 @@ def _check_targets(targets: Sequence[Operation], name: str, libcall: bool) -> No
     for target in targets:
         reason = _outline_refusal(target)
         if reason is not None:
-            raise CannotTransform(reason, target)
+            raise PayloadRefused(reason, target)
         for other in targets:
             if other is not target and other.is_ancestor(target):
-                raise CannotTransform(
+                raise PayloadRefused(
                     f"cannot outline {target.name}: it is inside another target, "
                     f"a {other.name}",
                     target,
@@ -346,13 +321,13 @@ def _check_targets(targets: Sequence[Operation], name: str, libcall: bool) -> No
                 f"target, a {first.name}"
             )
         if reason is not None:
-            raise CannotTransform(f"cannot call library @{name}: {reason}", target)
+            raise PayloadRefused(f"cannot call library @{name}: {reason}", target)
 
 
 def outline_ops(targets: Sequence[Operation], name: str, libcall: bool) -> Outlined:
     """Replace each of `targets` (each once) by a call of a private function
     holding it; with `libcall`, all call the one function `name`, reused if
-    it exists. Raises `CannotTransform`, with the IR unchanged, when a
+    it exists. Raises `PayloadRefused`, with the IR unchanged, when a
     target cannot be outlined."""
     targets = list(dict.fromkeys(targets))
     _check_targets(targets, name, libcall)
@@ -387,31 +362,13 @@ def outline_ops(targets: Sequence[Operation], name: str, libcall: bool) -> Outli
 # --------------------------------------------------------------------------
 
 
-def _references(attr: Attribute) -> Iterator[str]:
-    if isinstance(attr, SymbolRefAttr):
-        yield attr.root_reference.data
-    elif isinstance(attr, ArrayAttr):
-        for element in attr.data:
-            yield from _references(element)
-    elif isinstance(attr, DictionaryAttr):
-        for element in attr.data.values():
-            yield from _references(element)
-
-
-def referenced_symbols(root: Operation | Region) -> Iterator[str]:
-    """The symbols the ops in `root` (itself included) refer to."""
-    for op in root.walk():
-        for attr in (*op.properties.values(), *op.attributes.values()):
-            yield from _references(attr)
-
-
 def _callee(call: func.CallOp) -> func.FuncOp:
     callee = SymbolTable.lookup_symbol(call, call.callee)
     name = call.callee.string_value()
     if callee is None:
-        raise CannotTransform(f"cannot inline: @{name} is not defined", call)
+        raise PayloadRefused(f"cannot inline: @{name} is not defined", call)
     if not isinstance(callee, func.FuncOp):
-        raise CannotTransform(
+        raise PayloadRefused(
             f"cannot inline: @{name} is a {callee.name}, not a func.func", call
         )
     return callee
@@ -487,17 +444,17 @@ def _inline_one(call: func.CallOp, callee: func.FuncOp) -> None:
 def inline_calls(calls: Sequence[Operation]) -> list[str]:
     """Replace each of `calls` (`func.call`s, each once) by a copy of its
     callee's body, then erase the private callees nothing refers to any
-    more; returns their names. Raises `CannotTransform`, with the IR
+    more; returns their names. Raises `PayloadRefused`, with the IR
     unchanged, when a call cannot be inlined."""
     calls = list(dict.fromkeys(calls))
     callees: list[func.FuncOp] = []
     for call in calls:
         if not isinstance(call, func.CallOp):
-            raise CannotTransform(f"expects func.call targets, not {call.name}", call)
+            raise PayloadRefused(f"expects func.call targets, not {call.name}", call)
         callee = _callee(call)
         reason = _inline_refusal(callee)
         if reason is not None:
-            raise CannotTransform(reason, call)
+            raise PayloadRefused(reason, call)
         callees.append(callee)
     for call, callee in zip(calls, callees, strict=True):
         assert isinstance(call, func.CallOp)

@@ -16,9 +16,9 @@ from xdsl.interpreter import (
 )
 from xdsl.interpreters.transform import OperationHandle
 
-from linalg_ext.transform_ops.handles import failure, op_handle
+from linalg_ext.transform_ops.definitions import PayloadRefused
+from linalg_ext.transform_ops.handles import op_handle, refusal
 from linalg_ext.transform_ops.outlining import (
-    CannotTransform,
     InlineOp,
     OutlineOp,
     inline_calls,
@@ -40,8 +40,8 @@ class OutliningFunctions(InterpreterFunctions):
             outlined = outline_ops(
                 targets.ops, op.func_name.data, op.libcall is not None
             )
-        except CannotTransform as refused:
-            raise failure(op, str(refused), refused.op) from refused
+        except PayloadRefused as refused:
+            raise refusal(op, refused) from refused
         return (OperationHandle(*outlined.functions), OperationHandle(*outlined.calls))
 
     @impl(InlineOp)
@@ -51,8 +51,8 @@ class OutliningFunctions(InterpreterFunctions):
         targets = op_handle(op, args[0], "the target")
         try:
             inline_calls(targets.ops)
-        except CannotTransform as refused:
-            raise failure(op, str(refused), refused.op) from refused
+        except PayloadRefused as refused:
+            raise refusal(op, refused) from refused
         return ()
 
 

@@ -42,7 +42,12 @@ from xdsl.pattern_rewriter import PatternRewriter
 from xdsl.rewriter import InsertPoint, Rewriter
 
 from linalg_ext.compat.forall_ops import InParallelOp, ParallelInsertSliceOp
-from linalg_ext.transform_ops.handles import failure, op_handle
+from linalg_ext.transform_ops.handles import (
+    distinct_ops,
+    failure,
+    op_handle,
+    typed_targets,
+)
 from linalg_ext.transform_ops.reshaping_ops import (
     CollapseDimsOp,
     DetensorizeOp,
@@ -55,17 +60,6 @@ from linalg_ext.transforms.collapse_loops import (
 )
 from linalg_ext.transforms.generalize import GENERALIZED_OPS, generalize
 from linalg_ext.transforms.slices import slice_inserted_by
-
-
-def _distinct(ops: tuple[Operation, ...]) -> list[Operation]:
-    """The payload ops, each once (a handle may name an op twice)."""
-    seen: set[int] = set()
-    distinct: list[Operation] = []
-    for op in ops:
-        if id(op) not in seen:
-            seen.add(id(op))
-            distinct.append(op)
-    return distinct
 
 
 def detensorize_refusal(op: Operation) -> str | None:
@@ -165,7 +159,7 @@ class ReshapingFunctions(InterpreterFunctions):
     def run_collapse_dims(
         self, interpreter: Interpreter, op: CollapseDimsOp, args: PythonValues
     ) -> PythonValues:
-        targets = _distinct(op_handle(op, args[0], "the target").ops)
+        targets = distinct_ops(op_handle(op, args[0], "the target").ops)
         groups = op.groups()
         generics: list[linalg.GenericOp] = []
         for target in targets:
@@ -194,7 +188,7 @@ class ReshapingFunctions(InterpreterFunctions):
     def run_detensorize(
         self, interpreter: Interpreter, op: DetensorizeOp, args: PythonValues
     ) -> PythonValues:
-        targets = _distinct(op_handle(op, args[0], "the target").ops)
+        targets = distinct_ops(op_handle(op, args[0], "the target").ops)
         for target in targets:
             reason = detensorize_refusal(target)
             if reason is not None:
@@ -210,16 +204,11 @@ class ReshapingFunctions(InterpreterFunctions):
         op: InsertSliceToCopyExtOp,
         args: PythonValues,
     ) -> PythonValues:
-        targets = op_handle(op, args[0], "the target").ops
-        for target in targets:
-            if not isinstance(target, tensor.InsertSliceOp | ParallelInsertSliceOp):
-                raise failure(
-                    op,
-                    "only InsertSliceOp and ParallelInsertSliceOp ops are supported",
-                    target,
-                )
-        copies: list[Operation] = []
-        for target in targets:
-            assert isinstance(target, tensor.InsertSliceOp | ParallelInsertSliceOp)
-            copies.append(insert_slice_to_copy(target))
+        targets = typed_targets(
+            op,
+            op_handle(op, args[0], "the target").ops,
+            (tensor.InsertSliceOp, ParallelInsertSliceOp),
+            "only InsertSliceOp and ParallelInsertSliceOp ops are supported",
+        )
+        copies: list[Operation] = [insert_slice_to_copy(t) for t in targets]
         return (OperationHandle(*copies),)

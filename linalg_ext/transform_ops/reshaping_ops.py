@@ -18,36 +18,21 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Self
 
-from xdsl.dialects import transform
 from xdsl.dialects.builtin import ArrayAttr, IntegerAttr, IntegerType, i64
-from xdsl.ir import Attribute, SSAValue
+from xdsl.ir import SSAValue
 from xdsl.irdl import (
     IRDLOperation,
-    base,
     irdl_op_definition,
     operand_def,
     prop_def,
     result_def,
 )
-from xdsl.parser import Parser, UnresolvedOperand
+from xdsl.parser import Parser
 from xdsl.printer import Printer
 
-HANDLE = base(transform.TransformHandleType)
-"""A handle to payload ops (`!transform.*`, or ByteIR's `!pdl.operation`)."""
+from linalg_ext.transform_ops.definitions import ANY_HANDLE, defined_handle_type
 
 Reassociation = ArrayAttr[ArrayAttr[IntegerAttr[IntegerType]]]
-
-
-def _target_type(parser: Parser, operand: UnresolvedOperand) -> Attribute:
-    """The type of an already defined handle (these ops print no types)."""
-    values = parser.ssa_values.get(operand.operand_name)
-    if values is None or operand.index >= len(values):
-        parser.raise_error(
-            "expected a handle defined before this op (its type gives the "
-            "operand's and results' type)",
-            operand.span,
-        )
-    return values[operand.index].type
 
 
 def reassociation_attr(groups: Sequence[Sequence[int]]) -> Reassociation:
@@ -66,10 +51,10 @@ class CollapseDimsOp(IRDLOperation):
 
     name = "transform.structured.collapse_dims"
 
-    target = operand_def(HANDLE)
+    target = operand_def(ANY_HANDLE)
     reassociation = prop_def(Reassociation)
 
-    transformed = result_def(HANDLE)
+    transformed = result_def(ANY_HANDLE)
 
     def __init__(self, target: SSAValue, groups: Sequence[Sequence[int]]):
         super().__init__(
@@ -85,7 +70,9 @@ class CollapseDimsOp(IRDLOperation):
     @classmethod
     def parse(cls, parser: Parser) -> Self:
         unresolved = parser.parse_unresolved_operand()
-        handle_type = _target_type(parser, unresolved)
+        handle_type = defined_handle_type(
+            parser, unresolved, "the operand's and results' type"
+        )
         target = parser.resolve_operand(unresolved, handle_type)
         groups = parser.parse_comma_separated_list(
             Parser.Delimiter.SQUARE,
@@ -120,7 +107,7 @@ class DetensorizeOp(IRDLOperation):
 
     name = "transform.structured.detensorize"
 
-    target = operand_def(HANDLE)
+    target = operand_def(ANY_HANDLE)
 
     def __init__(self, target: SSAValue):
         super().__init__(operands=[target])
@@ -128,7 +115,8 @@ class DetensorizeOp(IRDLOperation):
     @classmethod
     def parse(cls, parser: Parser) -> Self:
         unresolved = parser.parse_unresolved_operand()
-        target = parser.resolve_operand(unresolved, _target_type(parser, unresolved))
+        operand_type = defined_handle_type(parser, unresolved, "the operand's type")
+        target = parser.resolve_operand(unresolved, operand_type)
         attributes = parser.parse_optional_attr_dict()
         return cls.create(operands=[target], attributes=attributes)
 
@@ -149,9 +137,9 @@ class InsertSliceToCopyExtOp(IRDLOperation):
 
     name = "transform.structured.insert_slice_to_copy_ext"
 
-    target = operand_def(HANDLE)
+    target = operand_def(ANY_HANDLE)
 
-    transformed = result_def(HANDLE)
+    transformed = result_def(ANY_HANDLE)
 
     assembly_format = "$target attr-dict `:` functional-type(operands, results)"
 

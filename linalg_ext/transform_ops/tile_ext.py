@@ -26,16 +26,14 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Self
 
-from xdsl.dialects import transform
 from xdsl.dialects.builtin import DYNAMIC_INDEX, DenseArrayBase, IntegerType, i64
 from xdsl.dialects.utils import (
     parse_dynamic_index_list_without_types,
     print_dynamic_index_list,
 )
-from xdsl.ir import Attribute, SSAValue
+from xdsl.ir import SSAValue
 from xdsl.irdl import (
     IRDLOperation,
-    base,
     irdl_op_definition,
     operand_def,
     prop_def,
@@ -43,15 +41,14 @@ from xdsl.irdl import (
     var_operand_def,
     var_result_def,
 )
-from xdsl.parser import Parser, UnresolvedOperand
+from xdsl.parser import Parser
 from xdsl.printer import Printer
 
+from linalg_ext.transform_ops.definitions import ANY_HANDLE, defined_handle_type
 from linalg_ext.verification import op_error
 
-HANDLE = base(transform.TransformHandleType)
-"""A handle to payload ops: MLIR 22's `!transform.*` types, or the
-`!pdl.operation` of ByteIR's scripts (which `linalg_ext.compat` makes a
-transform handle type)."""
+_GIVES = "the results' type"
+"""What a handle's type gives in these ops, which print no types."""
 
 
 _NO_INTEGERS = DenseArrayBase.from_list(i64, ())
@@ -62,19 +59,6 @@ _NO_INTEGERS = DenseArrayBase.from_list(i64, ())
 def static_values(attr: DenseArrayBase[IntegerType]) -> tuple[int, ...]:
     """The integers of an `array<i64: ...>` property."""
     return tuple(attr.get_values())
-
-
-def _defined_type(parser: Parser, operand: UnresolvedOperand) -> Attribute:
-    """The type of an already defined handle (the results' type follows
-    it: these ops print no types)."""
-    values = parser.ssa_values.get(operand.operand_name)
-    if values is None or operand.index >= len(values):
-        parser.raise_error(
-            "expected a handle defined before this op (its type gives the "
-            "results' type)",
-            operand.span,
-        )
-    return values[operand.index].type
 
 
 def _parse_integers(parser: Parser) -> list[int]:
@@ -96,13 +80,13 @@ class TileExtOp(IRDLOperation):
 
     name = "transform.structured.tile_ext"
 
-    target = operand_def(HANDLE)
-    dynamic_sizes = var_operand_def(HANDLE)
+    target = operand_def(ANY_HANDLE)
+    dynamic_sizes = var_operand_def(ANY_HANDLE)
     static_sizes = prop_def(DenseArrayBase.constr(i64), _NO_INTEGERS)
     interchange = prop_def(DenseArrayBase.constr(i64), _NO_INTEGERS)
 
-    tiled_linalg_op = result_def(HANDLE)
-    loops = var_result_def(HANDLE)
+    tiled_linalg_op = result_def(ANY_HANDLE)
+    loops = var_result_def(ANY_HANDLE)
 
     def __init__(
         self,
@@ -123,11 +107,11 @@ class TileExtOp(IRDLOperation):
     @classmethod
     def parse(cls, parser: Parser) -> Self:
         unresolved = parser.parse_unresolved_operand()
-        handle_type = _defined_type(parser, unresolved)
+        handle_type = defined_handle_type(parser, unresolved, _GIVES)
         target = parser.resolve_operand(unresolved, handle_type)
         dynamic, static = parse_dynamic_index_list_without_types(parser, DYNAMIC_INDEX)
         sizes = [
-            parser.resolve_operand(size, _defined_type(parser, size))
+            parser.resolve_operand(size, defined_handle_type(parser, size, _GIVES))
             for size in dynamic
         ]
         interchange: list[int] = []
@@ -183,10 +167,10 @@ class LowerToLoopsOp(IRDLOperation):
 
     name = "transform.structured.lower_to_loops"
 
-    target = operand_def(HANDLE)
+    target = operand_def(ANY_HANDLE)
     loop_ids = prop_def(DenseArrayBase.constr(i64), _NO_INTEGERS)
 
-    loops = var_result_def(HANDLE)
+    loops = var_result_def(ANY_HANDLE)
 
     def __init__(self, target: SSAValue, loop_ids: Sequence[int]):
         super().__init__(
@@ -198,7 +182,7 @@ class LowerToLoopsOp(IRDLOperation):
     @classmethod
     def parse(cls, parser: Parser) -> Self:
         unresolved = parser.parse_unresolved_operand()
-        handle_type = _defined_type(parser, unresolved)
+        handle_type = defined_handle_type(parser, unresolved, _GIVES)
         target = parser.resolve_operand(unresolved, handle_type)
         loop_ids = _parse_integers(parser)
         return cls.create(

@@ -15,7 +15,7 @@ from xdsl.interpreters.transform import OperationHandle
 from xdsl.ir import Operation
 from xdsl.pattern_rewriter import PatternRewriter
 
-from linalg_ext.transform_ops.handles import failure, op_handle
+from linalg_ext.transform_ops.handles import op_handle, typed_targets
 from linalg_ext.transform_ops.unit_dims_ops import FoldUnitExtentDimsOp
 from linalg_ext.transforms.unit_dims import fold_unit_dims
 
@@ -29,19 +29,15 @@ class UnitDimsFunctions(InterpreterFunctions):
     def run_fold_unit_extent_dims(
         self, interpreter: Interpreter, op: FoldUnitExtentDimsOp, args: PythonValues
     ) -> PythonValues:
-        targets = op_handle(op, args[0], "the target")
-        # Every target is checked before any changes (ByteIR's message).
-        for target in targets.ops:
-            if not isinstance(target, GenericOp):
-                raise failure(
-                    op,
-                    "fold_unit_extent_dims transformation should be applied "
-                    "on linalg.generic",
-                    target,
-                )
+        targets = typed_targets(
+            op,
+            op_handle(op, args[0], "the target").ops,
+            (GenericOp,),
+            # ByteIR's message.
+            "fold_unit_extent_dims transformation should be applied on linalg.generic",
+        )
         transformed: list[Operation] = []
-        for target in targets.ops:
-            assert isinstance(target, GenericOp)
+        for target in targets:
             rewriter = PatternRewriter(target)
             new = fold_unit_dims(target, rewriter, "reshape", fold_producers=False)
             transformed.append(target if new is None else new)

@@ -25,26 +25,12 @@ from __future__ import annotations
 
 from typing import Self
 
-from xdsl.dialects import transform
-from xdsl.ir import Attribute, SSAValue
-from xdsl.irdl import IRDLOperation, base, irdl_op_definition, operand_def, result_def
-from xdsl.parser import Parser, UnresolvedOperand
+from xdsl.ir import SSAValue
+from xdsl.irdl import IRDLOperation, irdl_op_definition, operand_def, result_def
+from xdsl.parser import Parser
 from xdsl.printer import Printer
 
-HANDLE = base(transform.TransformHandleType)
-"""A handle to payload ops (`!transform.*`, or ByteIR's `!pdl.operation`)."""
-
-
-def _target_type(parser: Parser, operand: UnresolvedOperand) -> Attribute:
-    """The type of an already defined handle (the op prints no types)."""
-    values = parser.ssa_values.get(operand.operand_name)
-    if values is None or operand.index >= len(values):
-        parser.raise_error(
-            "expected a handle defined before this op (its type gives the "
-            "result's type)",
-            operand.span,
-        )
-    return values[operand.index].type
+from linalg_ext.transform_ops.definitions import ANY_HANDLE, defined_handle_type
 
 
 @irdl_op_definition
@@ -55,9 +41,9 @@ class FoldUnitExtentDimsOp(IRDLOperation):
 
     name = "transform.structured.fold_unit_extent_dims"
 
-    target = operand_def(HANDLE)
+    target = operand_def(ANY_HANDLE)
 
-    transformed = result_def(HANDLE)
+    transformed = result_def(ANY_HANDLE)
 
     def __init__(self, target: SSAValue):
         super().__init__(operands=[target], result_types=[target.type])
@@ -65,7 +51,7 @@ class FoldUnitExtentDimsOp(IRDLOperation):
     @classmethod
     def parse(cls, parser: Parser) -> Self:
         unresolved = parser.parse_unresolved_operand()
-        handle_type = _target_type(parser, unresolved)
+        handle_type = defined_handle_type(parser, unresolved, "the result's type")
         target = parser.resolve_operand(unresolved, handle_type)
         attributes = parser.parse_optional_attr_dict()
         return cls.create(

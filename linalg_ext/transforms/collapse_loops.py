@@ -39,7 +39,7 @@ from xdsl.ir.affine import AffineDimExpr, AffineMap
 from xdsl.pattern_rewriter import PatternRewriter
 from xdsl.rewriter import InsertPoint, Rewriter
 
-from linalg_ext.transforms.mixed_sizes import Mixed
+from linalg_ext.transforms.mixed_sizes import Mixed, as_index_value
 from linalg_ext.transforms.reassociation import (
     Groups,
     collapse_shape,
@@ -291,14 +291,6 @@ def _loop_extents(
     return extents
 
 
-def _index_value(value: Mixed, ops: list[Operation]) -> SSAValue:
-    if isinstance(value, SSAValue):
-        return value
-    constant = arith.ConstantOp.from_int_and_width(value, IndexType())
-    ops.append(constant)
-    return constant.result
-
-
 def _product(values: Sequence[Mixed], ops: list[Operation]) -> Mixed:
     """The product of `values`, folded where static (ops into `ops`)."""
     static = prod(v for v in values if isinstance(v, int))
@@ -308,7 +300,7 @@ def _product(values: Sequence[Mixed], ops: list[Operation]) -> Mixed:
         if result == 1:
             result = value
             continue
-        multiply = arith.MuliOp(_index_value(result, ops), value)
+        multiply = arith.MuliOp(as_index_value(result, ops), value)
         ops.append(multiply)
         result = multiply.result
     return result
@@ -324,11 +316,11 @@ def _delinearize_index(
     value: SSAValue = index_op.result
     inner = _product([extents[d] for d in group[place + 1 :]], ops)
     if inner != 1:
-        divide = arith.DivUIOp(value, _index_value(inner, ops))
+        divide = arith.DivUIOp(value, as_index_value(inner, ops))
         ops.append(divide)
         value = divide.result
     if place > 0:
-        remainder = arith.RemUIOp(value, _index_value(extents[group[place]], ops))
+        remainder = arith.RemUIOp(value, as_index_value(extents[group[place]], ops))
         ops.append(remainder)
         value = remainder.result
     if not ops:

@@ -3,18 +3,23 @@
 from __future__ import annotations
 
 import io
+import shutil
+import subprocess
 from pathlib import Path
 from typing import Any
 
 import pytest
+from xdsl.dialects import func
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.parser import Parser
+from xdsl.passes import ModulePass
 from xdsl.printer import Printer
 
 from linalg_ext.context import make_context
 
 REPO = Path(__file__).resolve().parents[2]
 FILECHECK_DIALECT_DIR = REPO / "tests" / "filecheck" / "dialect" / "linalg_ext"
+MLIR_OPT = shutil.which("mlir-opt-22")
 
 
 def parse_module(text: str, *, allow_unregistered: bool = True) -> ModuleOp:
@@ -29,6 +34,39 @@ def print_module(module: ModuleOp, *, generic: bool = False) -> str:
     out = io.StringIO()
     Printer(stream=out, print_generic_format=generic).print_op(module)
     return out.getvalue()
+
+
+def function_names(module: ModuleOp) -> list[str]:
+    """The names of the module's `func.func`s, in order."""
+    return [op.sym_name.data for op in module.walk() if isinstance(op, func.FuncOp)]
+
+
+def op_count(module: ModuleOp) -> int:
+    """The ops in the module, the module itself not counted."""
+    return sum(1 for _ in module.walk()) - 1
+
+
+def after_pass(module_pass: ModulePass, text: str) -> ModuleOp:
+    """`text` after our `module_pass`, verified, printed and parsed again
+    (so that what it prints is what is compared)."""
+    module = parse_module(text)
+    module_pass.apply(make_context(), module)
+    module.verify()
+    return parse_module(print_module(module))
+
+
+def after_mlir_opt(text: str, *flags: str) -> ModuleOp:
+    """`text` after `mlir-opt-22 <flags>` (which must be installed and
+    accept it), parsed."""
+    assert MLIR_OPT is not None
+    result = subprocess.run(
+        [MLIR_OPT, *flags],
+        input=print_module(parse_module(text)),
+        capture_output=True,
+        text=True,
+    )
+    assert result.returncode == 0, result.stderr
+    return parse_module(result.stdout)
 
 
 def roundtrip_inputs() -> list[Path]:

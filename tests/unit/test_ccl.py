@@ -7,9 +7,10 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from helpers import interpreter_error, parse_module
+from helpers import REPO, interpreter_error, parse_module, print_module
 from linalg_ext.jit import compile_module
 from linalg_ext.jit.compiled import JitError
+from linalg_ext.pipelines import apply_pipeline
 from linalg_ext.running import run_function
 
 REDUCTIONS = ("sum", "prod", "max", "min", "avg")
@@ -233,3 +234,42 @@ func.func @f(%x: tensor<4x3xf32>) -> tensor<3xf32> {
     expected = (x - x.sum(axis=0)).max(axis=0)
     np.testing.assert_allclose(run_function(module, "f", [x]).results[0], expected)
     np.testing.assert_allclose(compile_module(module.clone())["f"](x), expected)
+
+
+def _distributed(text: str) -> str:
+    module = parse_module(text)
+    apply_pipeline("transform-dialect-interpreter{erase-after=true}", module)
+    return print_module(module)
+
+
+def test_shared_output_to_distributed_style_rewrites_a_triple_named_twice_once():
+    """`merge_handles` of each handle with itself names the triple twice:
+    it is rewritten once (a second rewrite would meet erased ops); a loop
+    in two different triples is refused before anything changes."""
+    lit = REPO / "tests" / "filecheck" / "passes" / "transform-dialect-interpreter"
+    source = (lit / "shared_output_to_distributed_style.mlir").read_text()
+    header = "".join(f"{line}\n" for line in source.splitlines() if line[:1] == "#")
+    start = source.index("\nfunc.func @sum_squares") + 1
+    function = source[start : source.index("\n}\n", start) + 3]
+    script = """
+transform.sequence failures(propagate) {
+^bb0(%root: !pdl.operation):
+  %l = transform.structured.match ops{["scf.forall"]} in %root : (!pdl.operation) -> !pdl.operation
+  %i = transform.structured.match ops{["linalg.fill"]} in %root : (!pdl.operation) -> !pdl.operation
+  %m = transform.structured.match attributes {__merge__} in %root : (!pdl.operation) -> !pdl.operation
+  %l2 = transform.merge_handles %l, %l : !pdl.operation
+  %i2 = transform.merge_handles %i, %i : !pdl.operation
+  %m2 = transform.merge_handles %m, MERGE : !pdl.operation
+  %a, %b = transform.structured.shared_output_to_distributed_style %l2, %i2, %m2
+}
+"""
+    once = _distributed(
+        header
+        + function
+        + script.replace("%l, %l", "%l").replace("%i, %i", "%i").replace(", MERGE", "")
+    )
+    twice = _distributed(header + function + script.replace("MERGE", "%m"))
+    assert twice == once
+    assert twice.count("ccl.all_reduce") == 1
+    with pytest.raises(Exception, match="in one triple only"):
+        _distributed(header + function + script.replace("MERGE", "%i"))

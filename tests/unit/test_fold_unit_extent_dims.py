@@ -10,21 +10,23 @@ transform op shares the pass's rewriting, and the pass is idempotent.
 
 from __future__ import annotations
 
-import shutil
-import subprocess
-
 import pytest
-from xdsl.dialects import func
 from xdsl.dialects.builtin import ModuleOp
 
-from helpers import meaning_difference, parse_module, print_module
-from linalg_ext.context import make_context
+from helpers import (
+    MLIR_OPT,
+    after_mlir_opt,
+    after_pass,
+    function_names,
+    meaning_difference,
+    op_count,
+    parse_module,
+    print_module,
+)
 from linalg_ext.passes.linalg_fold_unit_extent_dims import (
     LinalgFoldUnitExtentDimsPass,
 )
 from linalg_ext.pipelines import apply_pipeline
-
-MLIR_OPT = shutil.which("mlir-opt-22")
 
 PROGRAMS: dict[str, str] = {
     "elementwise_chain": """
@@ -186,31 +188,14 @@ OPTIONS = [False, True]
 
 
 def ours(text: str, slices: bool) -> ModuleOp:
-    module = parse_module(text)
-    LinalgFoldUnitExtentDimsPass(slices).apply(make_context(), module)
-    module.verify()
-    return parse_module(print_module(module))
-
-
-def op_count(module: ModuleOp) -> int:
-    return sum(1 for _ in module.walk()) - 1
-
-
-def function_names(module: ModuleOp) -> list[str]:
-    return [op.sym_name.data for op in module.walk() if isinstance(op, func.FuncOp)]
+    return after_pass(LinalgFoldUnitExtentDimsPass(slices), text)
 
 
 def upstream(text: str, slices: bool) -> ModuleOp:
-    assert MLIR_OPT is not None
     option = "true" if slices else "false"
-    result = subprocess.run(
-        [MLIR_OPT, f"--linalg-fold-unit-extent-dims=use-rank-reducing-slices={option}"],
-        input=print_module(parse_module(text)),
-        capture_output=True,
-        text=True,
+    return after_mlir_opt(
+        text, f"--linalg-fold-unit-extent-dims=use-rank-reducing-slices={option}"
     )
-    assert result.returncode == 0, result.stderr
-    return parse_module(result.stdout)
 
 
 @pytest.mark.skipif(MLIR_OPT is None, reason="mlir-opt-22 is not installed")
@@ -266,3 +251,22 @@ transform.sequence failures(propagate) {
     module = parse_module(text + script)
     apply_pipeline("transform-dialect-interpreter{erase-after=true}", module)
     assert module.is_structurally_equivalent(ours(text, False))
+
+
+def test_transform_op_rewrites_a_target_named_twice_once():
+    """A handle naming a generic twice (`merge_handles`) folds it once
+    (a second rewrite would meet the erased op)."""
+    text = PROGRAMS["reductions"]
+    script = """
+transform.sequence failures(propagate) {
+^bb0(%root: !pdl.operation):
+  %0 = transform.structured.match ops{["linalg.generic"]} in %root : (!pdl.operation) -> !pdl.operation
+  %1 = transform.merge_handles %0, %0 : !pdl.operation
+  %2 = transform.structured.fold_unit_extent_dims %1
+}
+"""
+    module = parse_module(text + script)
+    apply_pipeline("transform-dialect-interpreter{erase-after=true}", module)
+    once = parse_module(text + script.replace("%0, %0", "%0"))
+    apply_pipeline("transform-dialect-interpreter{erase-after=true}", once)
+    assert module.is_structurally_equivalent(once)

@@ -14,10 +14,16 @@ import shutil
 import subprocess
 
 import pytest
-from xdsl.dialects import func
 from xdsl.dialects.builtin import ModuleOp
 
-from helpers import meaning_difference, parse_module, print_module
+from helpers import (
+    after_pass,
+    function_names,
+    meaning_difference,
+    op_count,
+    parse_module,
+    print_module,
+)
 from linalg_ext.context import make_context
 from linalg_ext.passes.linalg_generalization_ext import LinalgGeneralizationExtPass
 
@@ -72,18 +78,7 @@ func.func @f(%img: memref<1x3x3x2xf32>, %ker: memref<2x2x2x2xf32>, %conv: memref
 
 
 def ours(text: str) -> ModuleOp:
-    module = parse_module(text)
-    LinalgGeneralizationExtPass().apply(make_context(), module)
-    module.verify()
-    return parse_module(print_module(module))
-
-
-def op_count(module: ModuleOp) -> int:
-    return sum(1 for _ in module.walk()) - 1
-
-
-def function_names(module: ModuleOp) -> list[str]:
-    return [op.sym_name.data for op in module.walk() if isinstance(op, func.FuncOp)]
+    return after_pass(LinalgGeneralizationExtPass(), text)
 
 
 @pytest.mark.skipif(MLIR_OPT is None, reason="mlir-opt-22 is not installed")

@@ -25,7 +25,8 @@ from linalg_ext.checking import check_module
 from linalg_ext.context import make_context
 from linalg_ext.tools.check import parse_pipeline
 from linalg_ext.transform_ops.handles import TransformOpFailed
-from linalg_ext.transform_ops.outlining import LIBCALL_ATTR, unique_name
+from linalg_ext.transform_ops.outlining import LIBCALL_ATTR
+from linalg_ext.transforms.module_contents import unique_name
 
 SCRIPT = "transform-dialect-interpreter{erase-after=true}"
 
@@ -123,13 +124,19 @@ def test_inline_keeps_a_public_callee():
     assert not any(isinstance(op, func.CallOp) for op in after.walk())
 
 
-def test_outline_then_inline_round_trips():
-    text = """\
+ONE_EXP = """\
 func.func @f(%x: tensor<3xf32>) -> tensor<3xf32> {
   %e = tensor.empty() : tensor<3xf32>
   %r = linalg.exp ins(%x : tensor<3xf32>) outs(%e : tensor<3xf32>) -> tensor<3xf32>
   return %r : tensor<3xf32>
 }
+"""
+
+
+def test_outline_then_inline_round_trips():
+    text = (
+        ONE_EXP
+        + """\
 transform.sequence failures(propagate) {
 ^bb0(%root: !pdl.operation):
   %0 = transform.structured.match ops{["linalg.exp"]} in %root : (!pdl.operation) -> !pdl.operation
@@ -137,8 +144,9 @@ transform.sequence failures(propagate) {
   transform.structured.inline %c
 }
 """
+    )
     after = run(text)
-    expected = parse_module(text.split("transform.sequence")[0])
+    expected = parse_module(ONE_EXP)
     assert print_module(after) == print_module(expected)
 
 
@@ -168,12 +176,9 @@ transform.sequence failures(propagate) {
 
 
 def test_a_target_twice_in_the_handle_is_outlined_once():
-    text = """\
-func.func @f(%x: tensor<3xf32>) -> tensor<3xf32> {
-  %e = tensor.empty() : tensor<3xf32>
-  %r = linalg.exp ins(%x : tensor<3xf32>) outs(%e : tensor<3xf32>) -> tensor<3xf32>
-  return %r : tensor<3xf32>
-}
+    text = (
+        ONE_EXP
+        + """\
 transform.sequence failures(propagate) {
 ^bb0(%root: !pdl.operation):
   %0 = transform.structured.match ops{["linalg.exp"]} in %root : (!pdl.operation) -> !pdl.operation
@@ -181,6 +186,7 @@ transform.sequence failures(propagate) {
   %f, %c = transform.structured.outline %1 {func_name = "k", libcall} : (!pdl.operation) -> (!pdl.operation, !pdl.operation)
 }
 """
+    )
     before = parse_module(text)
     after = run(text)
     found = functions(after)
