@@ -140,6 +140,7 @@ fuzz: $(STAMP)
 ## lowering + llvmlite vs mlir-opt-22 | mlir-runner-22 -O3 vs numpy), the interpreter
 ## (ours vs stock xDSL vs numpy), fuse-pad's benefit compiled by upstream,
 ## linalg-fuse-elementwise-ext's compile time on chains of 100..10000 ops vs upstream,
+## its effect on compiled code (softmax and a sum of squares, unfused vs fused),
 ## xdsl-opt's start-up with our package installed vs plain xDSL, and fuse_ext's
 ## compile time on 16..1000 residual blocks vs upstream's transform.structured.fuse
 ## plus attention (seq 4096) unfused vs flash form, time and peak memory
@@ -153,6 +154,7 @@ bench: $(BENCH_STAMP)
 	$(BIN)/python bench/interpreter_bench.py
 	$(BIN)/python bench/fuse_pad_bench.py
 	$(BIN)/python bench/fuse_elementwise_bench.py
+	$(BIN)/python bench/fusion_cost_bench.py
 	$(BIN)/python bench/startup_bench.py
 	$(BIN)/python bench/fuse_ext_bench.py
 	$(BIN)/python bench/fast_math_bench.py

@@ -21,6 +21,11 @@ a producer with a single use):
   once;
 - a producer whose body reads its init gets that init as an input.
 
+Unlike upstream, a producer computing a costly math function (`math.exp`,
+`math.tanh`, ...: a libm call or a polynomial) is not fused into a consumer
+with reduction loops unless `math-into-reduction` is set
+(`check_reduction_pays`).
+
 Compile time: the fused op reuses `P`'s region (the ops are moved, never
 cloned) and only `C`'s ops are moved into it. Fusing a chain top-down, `C`
 is the small op each time, so a chain of N ops fuses in time linear in N
@@ -193,6 +198,62 @@ def check_fusion(consumer: GenericOp, input_index: int, diff_shapes: bool) -> Fu
         )
     preserved.sort()
     return Fusion(producer, consumer, fused_inputs, to_producer, preserved)
+
+
+CHEAP_MATH_OPS = frozenset(
+    {
+        "math.absf",
+        "math.absi",
+        "math.ceil",
+        "math.copysign",
+        "math.ctlz",
+        "math.ctpop",
+        "math.cttz",
+        "math.floor",
+        "math.fma",
+        "math.round",
+        "math.roundeven",
+        "math.rsqrt",
+        "math.sqrt",
+        "math.trunc",
+    }
+)
+"""`math` ops that compile to one or a few instructions, in any loop; every
+other `math` op is a libm call or a polynomial (`exp`, `log`, `tanh`, ...)."""
+
+
+def costly_math_op(producer: GenericOp) -> Operation | None:
+    """The first `math` op of `producer`'s body that is not in
+    `CHEAP_MATH_OPS`, or None."""
+    for op in producer.body.walk():
+        if op.name.startswith("math.") and op.name not in CHEAP_MATH_OPS:
+            return op
+    return None
+
+
+def check_reduction_pays(producer: GenericOp, consumer: GenericOp) -> None:
+    """NotFused when `consumer` has reduction loops and `producer` computes a
+    costly math function (`costly_math_op`).
+
+    Why: a reduction's loop adds in order (unless the compiled code may
+    reassociate, `fast_math` "reassoc" or "fast"), so LLVM does not
+    vectorise it, and whatever is fused into it runs one element at a time.
+    A parallel producer vectorises on its own (`llvm.exp.v16f32`, or the
+    polynomial of `approximate_math`): computed there, written once and read
+    back by the reduction, it costs less than scalar calls in the reduction's
+    loop. Measured (docs/passes/linalg-fuse-elementwise-ext.md): softmax
+    256x1024, sub+exp pulled into the sum, 1.2x slower (2.7x with
+    `approximate_math`); cheap arithmetic (a squared difference summed)
+    fused into the sum is 1.1-1.2x faster, and stays fused."""
+    if is_all_parallel(consumer):
+        return
+    costly = costly_math_op(producer)
+    if costly is not None:
+        raise NotFused(
+            f"the producer computes {costly.name} and the consumer has reduction "
+            "loops: fused, it would run one element at a time in the reduction's "
+            "loop (math-into-reduction=false)"
+        )
 
 
 def move_body_before(source: Block, anchor: Operation) -> None:

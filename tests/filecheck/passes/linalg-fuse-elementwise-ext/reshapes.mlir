@@ -4,6 +4,7 @@
 // folding of reshapes by expansion, with ByteIR's constant results).
 // RUN: xdsl-opt %s -p linalg-fuse-elementwise-ext | filecheck %s
 // RUN: xdsl-opt %s -p "linalg-fuse-elementwise-ext{report=true}" 2>&1 | filecheck %s --check-prefix=REPORT
+// RUN: xdsl-opt %s -p "linalg-fuse-elementwise-ext{math-into-reduction=true}" | filecheck %s --check-prefix=MATH
 
 #id1 = affine_map<(d0) -> (d0)>
 #id2 = affine_map<(d0, d1) -> (d0, d1)>
@@ -115,7 +116,9 @@ func.func @dynamic_sizes(%a: tensor<?x1x?xf32>, %b: tensor<?x?xf32>) -> tensor<?
 // CHECK-NEXT: func.return %u
 
 // A split reduction loop: d1 (12) becomes two reduction loops 3x4, visited in
-// the same order, and `linalg.index 1` their linearization.
+// the same order, and `linalg.index 1` their linearization (MATH). By
+// default the exp is not fused into the reduction (reduction_cost.mlir), so
+// the consumer is not expanded either.
 func.func @split_reduction_with_index(%a: tensor<2x3x4xf32>, %acc: tensor<2xf32>) -> tensor<2xf32> {
   %e = tensor.empty() : tensor<2x3x4xf32>
   %t = linalg.generic {indexing_maps = [#id3, #id3], iterator_types = ["parallel", "parallel", "parallel"]}
@@ -138,13 +141,18 @@ func.func @split_reduction_with_index(%a: tensor<2x3x4xf32>, %acc: tensor<2xf32>
   return %u : tensor<2xf32>
 }
 // CHECK-LABEL: func.func @split_reduction_with_index
-// CHECK-NEXT: %u = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d0)>], iterator_types = ["parallel", "reduction", "reduction"]} ins(%a : tensor<2x3x4xf32>) outs(%acc : tensor<2xf32>) {
-// CHECK:        math.exp
-// CHECK-NEXT:   %[[I:.*]] = linalg.index 1 : index
-// CHECK-NEXT:   %[[J:.*]] = linalg.index 2 : index
-// CHECK-NEXT:   %{{.*}} = affine.apply affine_map<(d0, d1) -> (((d0 * 4) + d1))> (%[[I]], %[[J]])
-// CHECK:      } -> tensor<2xf32>
-// CHECK-NEXT: func.return %u
+// CHECK:      %t = linalg.generic
+// CHECK:      %c = tensor.collapse_shape %t
+// CHECK-NEXT: %u = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "reduction"]} ins(%c : tensor<2x12xf32>)
+// REPORT: @split_reduction_with_index: %t into %u not fused: the producer computes math.exp and the consumer has reduction loops
+// MATH-LABEL: func.func @split_reduction_with_index
+// MATH-NEXT: %u = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d0)>], iterator_types = ["parallel", "reduction", "reduction"]} ins(%a : tensor<2x3x4xf32>) outs(%acc : tensor<2xf32>) {
+// MATH:        math.exp
+// MATH-NEXT:   %[[I:.*]] = linalg.index 1 : index
+// MATH-NEXT:   %[[J:.*]] = linalg.index 2 : index
+// MATH-NEXT:   %{{.*}} = affine.apply affine_map<(d0, d1) -> (((d0 * 4) + d1))> (%[[I]], %[[J]])
+// MATH:      } -> tensor<2xf32>
+// MATH-NEXT: func.return %u
 
 // A tensor.expand_shape of a generic's result: the producer is expanded to
 // produce 2x3x4 itself (its `linalg.index 0` linearized), then fused.
