@@ -181,6 +181,12 @@ def _linalg_fold_unit_extent_dims() -> type[ModulePass]:
     return LinalgFoldUnitExtentDimsPass
 
 
+def _linalg_fold_constants_ext() -> type[ModulePass]:
+    from linalg_ext.passes.linalg_fold_constants import LinalgFoldConstantsExtPass
+
+    return LinalgFoldConstantsExtPass
+
+
 def _linalg_generalization_ext() -> type[ModulePass]:
     from linalg_ext.passes.linalg_generalization_ext import (
         LinalgGeneralizationExtPass,
@@ -281,6 +287,7 @@ ALL_PASSES: dict[str, Callable[[], type[ModulePass]]] = {
     "linalg-data-place": _linalg_data_place,
     "linalg-prefetch": _linalg_prefetch,
     "linalg-fold-unit-extent-dims": _linalg_fold_unit_extent_dims,
+    "linalg-fold-constants-ext": _linalg_fold_constants_ext,
     "linalg-generalization-ext": _linalg_generalization_ext,
     "linalg-tile-and-fuse": _linalg_tile_and_fuse,
     "test-linalg-greedy-fusion": _test_linalg_greedy_fusion,

@@ -149,6 +149,7 @@ PIPELINES: dict[str, str | Callable[[Program], str]] = {
     "fold-unit-dims": "linalg-fold-unit-extent-dims",
     "fold-unit-dims-slices": "linalg-fold-unit-extent-dims{use-rank-reducing-slices=true}",
     "canonicalize-ext": "canonicalize-ext",
+    "fold-constants": "linalg-fold-constants-ext",
     # Small cache tiles, so that edges and several blocks of k are common.
     "microkernel": (
         f"{BUFFERIZE},linalg-contraction-microkernel{{vector-bits=256 "

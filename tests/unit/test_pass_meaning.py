@@ -81,6 +81,7 @@ OUTPUT_JIT = {
     "linalg-ext-to-linalg",
     "linalg-collapse-loops",
     "linalg-fold-unit-extent-dims",
+    "linalg-fold-constants-ext",
     "linalg-data-place",
     "linalg-prefetch",
     "canonicalize-ext",
