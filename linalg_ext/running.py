@@ -54,6 +54,7 @@ from linalg_ext.semantics.control_ops import ControlOpFunctions
 from linalg_ext.semantics.extended_arith_ops import ExtendedArithFunctions
 from linalg_ext.semantics.index_ops import IndexFunctions
 from linalg_ext.semantics.memref_ops import MemRefOpFunctions, allocation_tracker
+from linalg_ext.semantics.opdsl_ops import OpDslFunctions
 from linalg_ext.semantics.runtime_check_ops import RuntimeCheckFunctions
 from linalg_ext.semantics.scalar_ops import ScalarOpFunctions
 from linalg_ext.semantics.structured import StructuredOpFunctions
@@ -104,6 +105,7 @@ def make_interpreter(module: ModuleOp) -> Interpreter:
         # iterations are the replicas of a ccl.all_reduce.
         CclFunctions(),
         UpstreamLinalgFunctions(),
+        OpDslFunctions(),
         CfOpFunctions(),
         ExtendedArithFunctions(),
         IndexFunctions(),

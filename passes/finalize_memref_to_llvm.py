@@ -61,6 +61,7 @@ from dataclasses import dataclass
 from xdsl.context import Context
 from xdsl.dialects import func, llvm, memref, vector
 from xdsl.dialects.builtin import (
+    DenseResourceAttr,
     IntegerAttr,
     MemRefType,
     ModuleOp,
@@ -219,6 +220,12 @@ def _check(op: Operation, module: ModuleOp) -> None:
     types = [v.type for v in (*op.operands, *op.results)]
     if isinstance(op, memref.GlobalOp):
         types.append(op.type)
+        if isinstance(op.initial_value, DenseResourceAttr):
+            # Its blob becomes the LLVM global's data (compat/resources.py).
+            from linalg_ext.compat.resources import resource_problem
+
+            if (problem := resource_problem(op.initial_value)) is not None:
+                raise _Refusal(f"'{op.name}' @{op.sym_name.data}: {problem}")
     for type_ in types:
         if (problem := _type_problem(type_)) is not None:
             raise _Refusal(f"'{op.name}': {problem}")

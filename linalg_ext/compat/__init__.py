@@ -15,7 +15,9 @@ What it adds (see docs/compat.md):
 
 - `linalg`: `linalg.map`, `linalg.batch_matmul`, and the named elementwise
   ops `div`, `negf`, `abs`, `floor`, `ceil`, `tanh`, `rsqrt`, `reciprocal`,
-  `square`, `powf` (`linalg_ops`); `linalg.softmax` (`linalg_softmax`);
+  `square`, `powf` (`linalg_ops`); upstream's OpDSL contractions,
+  convolutions and poolings xDSL lacks (`matvec`, `dot`, depthwise
+  convolutions, ...: `linalg_opdsl`); `linalg.softmax` (`linalg_softmax`);
   `linalg.elementwise` and `#linalg.elementwise_kind` (`linalg_elementwise`);
   MLIR 19's `linalg.elemwise_unary`/`elemwise_binary` and `#linalg.unary_fn`,
   `binary_fn`, `type_fn` (`linalg_elemwise_legacy`);
@@ -46,6 +48,10 @@ forms of `memref.copy`, `cast`, `global`, `rank`,
 `extract_aligned_pointer_as_index` (`memref_syntax`), of `affine.if`, and
 semi-affine maps (`affine_syntax`), of `scf.parallel`/`scf.reduce`
 (`scf_syntax`); `linalg.index` in `linalg.map` (`linalg_index`).
+
+For torch-mlir's weights: reading the blobs of `dense_resource` elements,
+one key renaming per file, hex-checked blobs, one blob a line when printing,
+and `memref.global` initial values that are resources (`resources`).
 
 For reading upstream's and ByteIR's test inputs: `scf.for`/`scf.if` result
 types without parentheses and `scf.while` without operands (`scf_syntax`),
@@ -227,6 +233,10 @@ def _install_once() -> None:
     from linalg_ext.compat.tensor_ops import TENSOR_OPS
 
     _add_operations(Linalg, LINALG_OPS)
+    # Upstream's OpDSL contractions, convolutions and poolings (`linalg_opdsl`).
+    from linalg_ext.compat.linalg_opdsl import OPDSL_OPS
+
+    _add_operations(Linalg, OPDSL_OPS)
     _add_operations(Affine, (MaxOp,))
     _add_operations(Scf, FORALL_OPS)
     _add_operations(Tensor, (*TENSOR_OPS, ParallelInsertSliceOp))
@@ -260,6 +270,9 @@ def _install_once() -> None:
 
     _add_operations(Arith, ARITH_OPS)
     install_memref_syntax()
+    from linalg_ext.compat.resources import install_resource_fixes
+
+    install_resource_fixes()
     install_affine_syntax()
     install_scf_syntax()
     install_index_parents()

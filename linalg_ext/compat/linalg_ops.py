@@ -6,7 +6,8 @@
   (MLIR 22), as mlir-opt-22 requires.
 - `linalg.batch_matmul`, with upstream's optional `indexing_maps = [...]`.
 - The named elementwise ops xDSL lacks: `linalg.div`, `negf`, `abs`, `floor`,
-  `ceil`, `tanh`, `rsqrt`, `reciprocal`, `square` and `powf`.
+  `ceil`, `tanh`, `rsqrt`, `reciprocal`, `square`, `powf`, `round`, `erf`
+  and `div_unsigned`.
 
 Named ops build their hidden body op for op as MLIR 22 does, so that the
 generic form is exactly what mlir-opt-22 prints for them.
@@ -523,6 +524,57 @@ class PowFOp(UpstreamElementwiseOperation):
         return math.PowFOp(args[0], args[1]).result
 
 
+@irdl_op_definition
+class RoundOp(UpstreamElementwiseOperation):
+    """Rounds a floating-point input to the nearest integer, halfway cases
+    away from zero, elementwise (`math.round`).
+
+    See external [documentation](https://mlir.llvm.org/docs/Dialects/Linalg/#linalground-linalgroundop).
+    """
+
+    name = "linalg.round"
+
+    @classmethod
+    def build_payload(cls, args: Sequence[BlockArgument]) -> SSAValue:
+        return math.RoundOp(args[0]).result
+
+
+@irdl_op_definition
+class ErfOp(UpstreamElementwiseOperation):
+    """The error function of a floating-point input, elementwise (`math.erf`).
+
+    See external [documentation](https://mlir.llvm.org/docs/Dialects/Linalg/#linalgerf-linalgerfop).
+    """
+
+    name = "linalg.erf"
+
+    @classmethod
+    def build_payload(cls, args: Sequence[BlockArgument]) -> SSAValue:
+        return math.ErfOp(args[0]).result
+
+
+@irdl_op_definition
+class DivUnsignedOp(UpstreamElementwiseOperation):
+    """Divides the first integer input by the second, both read as unsigned,
+    elementwise (`arith.divui`); upstream builds no body on floats or i1.
+
+    See external [documentation](https://mlir.llvm.org/docs/Dialects/Linalg/#linalgdiv_unsigned-linalgdivunsignedop).
+    """
+
+    name = "linalg.div_unsigned"
+    ARITY: ClassVar[int] = 2
+    FLOAT_ONLY: ClassVar[bool] = False
+
+    @classmethod
+    def build_payload(cls, args: Sequence[BlockArgument]) -> SSAValue:
+        type_ = args[0].type
+        if not isinstance(type_, IntegerType) or type_.width.data == 1:
+            raise VerifyException(
+                f"expects integer element types wider than i1, got {type_}"
+            )
+        return arith.DivUIOp(args[0], args[1]).result
+
+
 ELEMENTWISE_OPS: tuple[type[UpstreamElementwiseOperation], ...] = (
     DivOp,
     NegFOp,
@@ -534,6 +586,9 @@ ELEMENTWISE_OPS: tuple[type[UpstreamElementwiseOperation], ...] = (
     ReciprocalOp,
     SquareOp,
     PowFOp,
+    RoundOp,
+    ErfOp,
+    DivUnsignedOp,
 )
 
 

@@ -30,6 +30,7 @@ from xdsl.dialects import llvm
 from xdsl.dialects.builtin import (
     BoolAttr,
     DenseIntOrFPElementsAttr,
+    DenseResourceAttr,
     FloatAttr,
     IntegerAttr,
     IntegerType,
@@ -136,7 +137,8 @@ def _scalar_count(type_: ir.Type) -> int:
 def global_initializer(global_type: ir.Type, value: Attribute) -> ir.Constant:
     """The LLVM constant a global of `global_type` starts as, from its
     `value` attribute (a dense attribute of as many elements as the type has
-    scalars, whatever its shape; a splat is repeated)."""
+    scalars, whatever its shape; a splat is repeated; or a
+    `dense_resource`)."""
     if isinstance(value, DenseIntOrFPElementsAttr):
         values = list(value.get_values())
         count = _scalar_count(global_type)
@@ -145,6 +147,12 @@ def global_initializer(global_type: ir.Type, value: Attribute) -> ir.Constant:
         return _nested_constant(global_type, values)
     if isinstance(value, IntegerAttr | FloatAttr):
         return _element_constant(global_type, value.value.data)
+    if isinstance(value, DenseResourceAttr):
+        # The blob's elements (compat/resources.py); llvmlite writes a
+        # float constant from its double value, exact for f16/bf16 too.
+        from linalg_ext.compat.resources import resource_array
+
+        return _nested_constant(global_type, resource_array(value).ravel().tolist())
     raise NotImplementedError(f"global initializer {value} is not supported")
 
 

@@ -32,6 +32,7 @@ from xdsl.dialects import memref
 from xdsl.dialects.builtin import (
     DYNAMIC_INDEX,
     AnyDenseElement,
+    DenseResourceAttr,
     IndexType,
     MemRefType,
     StringAttr,
@@ -121,9 +122,17 @@ def _parse_aligned_pointer(
 
 def _parse_initial_value(parser: Parser, type_: MemRefType) -> Attribute:
     """After `=`: `uninitialized` (a unit attribute) or an elements literal
-    typed by the tensor of the global's shape (`dense<...>`)."""
+    typed by the tensor of the global's shape (`dense<...>`,
+    `dense_resource<key>`)."""
     if parser.parse_optional_keyword("uninitialized") is not None:
         return UnitAttr()
+    if parser.parse_optional_keyword("dense_resource") is not None:
+        # Upstream's bufferization of a `dense_resource` constant (compat/resources.py).
+        from linalg_ext.compat.resources import parse_resource_handle
+
+        key = parse_resource_handle(parser)
+        tensor_type = TensorType(type_.get_element_type(), type_.get_shape())
+        return DenseResourceAttr.from_params(key, tensor_type)
     if parser.parse_optional_keyword("dense") is None:
         parser.raise_error(
             "expected 'uninitialized' or a dense elements literal as the "

@@ -25,6 +25,7 @@ from xdsl.dialects.builtin import (
     DYNAMIC_INDEX,
     AnyFloat,
     DenseIntOrFPElementsAttr,
+    DenseResourceAttr,
     IntAttr,
     MemRefType,
     TensorType,
@@ -272,8 +273,16 @@ class LowerGlobal(RewritePattern):
         count = 1
         for extent in type_.get_shape():
             count *= extent
+        value: Attribute
         if isinstance(op.initial_value, DenseIntOrFPElementsAttr):
             value = _flat_initializer(op.initial_value, element_type)
+        elif isinstance(op.initial_value, DenseResourceAttr):
+            # The same blob, as upstream keeps it, typed as the flat array
+            # (LLVM wants the two to agree); the translation to LLVM IR reads
+            # it (compat/llvm_memory_ops.py).
+            value = DenseResourceAttr(
+                op.initial_value.resource_handle, TensorType(element_type, [count])
+            )
         else:
             # `uninitialized`: upstream's initializer is undef; zeros are one
             # of its values, and the same on every run.

@@ -26,6 +26,7 @@ from typing import Any, Literal
 import numpy as np
 from xdsl.dialects.builtin import (
     DYNAMIC_INDEX,
+    DenseResourceAttr,
     IntegerType,
     PackableType,
     ShapedType,
@@ -446,3 +447,16 @@ def check_groups(
                 f"{op_name}: dimensions {group_sizes} of {list(expanded_shape)} "
                 f"do not make up size {size} of {list(collapsed_shape)}"
             )
+
+
+def interpreted_resource(op: Operation, value: Attribute) -> np.ndarray:
+    """The elements of a `dense_resource` attribute of `op`, read from its
+    blob (compat/resources.py); a blob that is missing, not hex or of the
+    wrong size is an InterpretationError naming the op."""
+    from linalg_ext.compat.resources import ResourceError, resource_array
+
+    assert isinstance(value, DenseResourceAttr)
+    try:
+        return resource_array(value)
+    except ResourceError as error:
+        raise InterpretationError(f"{op.name}: {error}") from None

@@ -33,6 +33,7 @@ from typing import Any
 from xdsl.dialects import bufferization, func, memref
 from xdsl.dialects.builtin import (
     DYNAMIC_INDEX,
+    DenseResourceAttr,
     MemRefType,
     NoneAttr,
     StridedLayoutAttr,
@@ -45,13 +46,16 @@ from xdsl.interpreter import (
     impl,
     register_impls,
 )
+from xdsl.interpreters.memref import MemRefFunctions
 from xdsl.interpreters.shaped_array import ShapedArray
 from xdsl.interpreters.utils.ptr import RawPtr, TypedPtr
 from xdsl.ir import Operation
+from xdsl.traits import SymbolTable
 from xdsl.utils.exceptions import InterpretationError
 
 from linalg_ext.dialect.runtime_check import reported_name
 from linalg_ext.semantics.arrays import (
+    array_from_numpy,
     check_allocation,
     check_fits_type,
     check_groups,
@@ -62,6 +66,7 @@ from linalg_ext.semantics.arrays import (
     checked_dim,
     element_xtype,
     fill_dynamic,
+    interpreted_resource,
     is_contiguous,
     make_view,
     numpy_view,
@@ -70,6 +75,7 @@ from linalg_ext.semantics.arrays import (
 )
 from linalg_ext.semantics.fresh_buffers import fresh_buffer
 from linalg_ext.semantics.static_rules import kept_slice_dims, reassociation_groups
+from linalg_ext.shaped import element_type_of
 
 
 def check_cast_layout(
@@ -296,6 +302,24 @@ class MemRefOpFunctions(InterpreterFunctions):
         results = _allocate(interpreter, op, args)
         allocation_tracker(interpreter).allocate(op, results[0])
         return results
+
+    @impl(memref.GetGlobalOp)
+    def run_get_global(
+        self, interpreter: Interpreter, op: memref.GetGlobalOp, args: PythonValues
+    ) -> PythonValues:
+        # xDSL reads `dense<...>` initial values; ours also `dense_resource`.
+        global_op = SymbolTable.lookup_symbol(op, op.name_)
+        if not isinstance(global_op, memref.GlobalOp):
+            raise InterpretationError(
+                f"{op.name}: no memref.global {op.name_} in the module"
+            )
+        value = global_op.initial_value
+        if not isinstance(value, DenseResourceAttr):
+            return MemRefFunctions().run_get_global(interpreter, op, args).values
+        elements = interpreted_resource(global_op, value)
+        element_type = element_type_of(value.type)
+        xtype = element_xtype(element_type, interpreter.index_bitwidth)
+        return (array_from_numpy(elements, xtype),)
 
     @impl(memref.DeallocOp)
     def run_dealloc(

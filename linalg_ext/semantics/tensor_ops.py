@@ -16,7 +16,12 @@ from typing import Any
 
 import numpy as np
 from xdsl.dialects import arith, tensor
-from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, ShapedType, TensorType
+from xdsl.dialects.builtin import (
+    DenseIntOrFPElementsAttr,
+    DenseResourceAttr,
+    ShapedType,
+    TensorType,
+)
 from xdsl.interpreter import (
     Interpreter,
     InterpreterFunctions,
@@ -43,6 +48,7 @@ from linalg_ext.semantics.arrays import (
     checked_dim,
     element_xtype,
     fill_dynamic,
+    interpreted_resource,
     is_i1,
     numpy_view,
     slice_operands,
@@ -102,15 +108,18 @@ class TensorOpFunctions(InterpreterFunctions):
     ) -> PythonValues:
         # xDSL runs scalar constants; a dense tensor constant is a new tensor.
         value = op.value
-        if not isinstance(value, DenseIntOrFPElementsAttr) or not isinstance(
-            op.result.type, TensorType
-        ):
+        if not isinstance(
+            value, DenseIntOrFPElementsAttr | DenseResourceAttr
+        ) or not isinstance(op.result.type, TensorType):
             return ArithFunctions().run_constant(interpreter, op, args).values
         result_type = op.result.type
         shape = list(result_type.get_shape())
-        elements = np.array(value.get_values())
-        if value.is_splat():
-            elements = np.full(shape, elements.reshape(-1)[0])
+        if isinstance(value, DenseResourceAttr):
+            elements = interpreted_resource(op, value)
+        else:
+            elements = np.array(value.get_values())
+            if value.is_splat():
+                elements = np.full(shape, elements.reshape(-1)[0])
         if is_i1(result_type.get_element_type()):
             elements = canonical_i1(elements)
         xtype = _result_xtype(interpreter, result_type)

@@ -36,6 +36,7 @@ from linalg_ext.compat import linalg_ops as compat
 from linalg_ext.compat.checks import element_type
 from linalg_ext.compat.linalg_elementwise import ElementwiseOp
 from linalg_ext.compat.linalg_elemwise_legacy import ElemwiseBinaryOp, ElemwiseUnaryOp
+from linalg_ext.compat.linalg_opdsl import OPDSL_OPS
 from linalg_ext.compat.linalg_reduce import ReduceOp
 from linalg_ext.type_functions import can_cast_signed, cast_signed
 
@@ -52,7 +53,8 @@ def generalize(op: Operation) -> linalg.GenericOp | None:
     Handled: the named elementwise ops (`ELEMENTWISE_FUNCTIONS`),
     `linalg.select`, `copy`, `fill`, `transpose`, `broadcast`, `map`,
     `reduce`, the contractions `matmul`, `batch_matmul`, `quantized_matmul`
-    and convolutions, and `linalg.pooling_nchw_max`.
+    and convolutions, `linalg.pooling_nchw_max`, and the OpDSL ops of
+    `linalg_opdsl` (their hidden body, which is upstream's).
     """
     builder = _BODY_BUILDERS.get(type(op))
     if builder is None:
@@ -96,6 +98,8 @@ _FLOAT_UNARY: dict[str, Callable[[SSAValue], Operation]] = {
     "ceil": math.CeilOp,
     "tanh": math.TanhOp,
     "negf": arith.NegfOp,
+    "round": math.RoundOp,
+    "erf": math.ErfOp,
 }
 
 
@@ -120,6 +124,7 @@ _BINARY: dict[str, tuple[Callable[[SSAValue, SSAValue], Operation] | None, ...]]
     "max_signed": (arith.MaximumfOp, arith.MaxSIOp, arith.MaxSIOp),
     "min_signed": (arith.MinimumfOp, arith.MinSIOp, arith.MinSIOp),
     "powf": (math.PowFOp, None, None),
+    "div_unsigned": (None, arith.DivUIOp, None),
 }
 
 
@@ -190,6 +195,9 @@ ELEMENTWISE_FUNCTIONS: dict[type[Operation], tuple[str, str]] = {
     compat.NegFOp: ("unary", "negf"),
     compat.ReciprocalOp: ("unary", "reciprocal"),
     compat.SquareOp: ("unary", "square"),
+    compat.RoundOp: ("unary", "round"),
+    compat.ErfOp: ("unary", "erf"),
+    compat.DivUnsignedOp: ("binary", "div_unsigned"),
 }
 """Each named elementwise op: whether upstream's scalar function of it is
 unary or binary, and which. All operands have one element type (upstream's
@@ -301,7 +309,8 @@ def _pooling_max(
 def _own_region(
     op: Operation, inputs: Sequence[SSAValue], outputs: Sequence[SSAValue]
 ) -> Region:
-    """`linalg.map` and `linalg.reduce`: their region, cloned. Its arguments
+    """`linalg.map` and `linalg.reduce` (and the OpDSL ops, whose hidden
+    body is upstream's): their region, cloned. Its arguments
     are already a generic's: one element per input, then the init's (MLIR 22
     requires that of a mapper; one written as before, with the input
     arguments only, gets the init's, unused)."""
@@ -335,6 +344,8 @@ _BODY_BUILDERS: dict[type[Operation], BodyBuilder] = {
     linalg.Conv2DNhwgcGfhwcOp: _contraction,
     linalg.QuantizedMatmulOp: _quantized_contraction,
     linalg.PoolingNchwMaxOp: _pooling_max,
+    # Their hidden bodies are built as upstream's region builder builds them.
+    **dict.fromkeys(OPDSL_OPS, _own_region),
 }
 
 GENERALIZED_OPS: frozenset[str] = frozenset(cls.name for cls in _BODY_BUILDERS)

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 from xdsl.dialects import func
-from xdsl.dialects.builtin import ModuleOp
+from xdsl.dialects.builtin import Builtin, ModuleOp
 from xdsl.parser import Parser
 from xdsl.passes import ModulePass
 from xdsl.printer import Printer
@@ -32,7 +32,10 @@ def parse_module(text: str, *, allow_unregistered: bool = True) -> ModuleOp:
 
 def print_module(module: ModuleOp, *, generic: bool = False) -> str:
     out = io.StringIO()
-    Printer(stream=out, print_generic_format=generic).print_op(module)
+    printer = Printer(stream=out, print_generic_format=generic)
+    printer.print_op(module)
+    # The blobs of the dense_resource attributes printed, if any.
+    printer.print_metadata([Builtin])
     return out.getvalue()
 
 

@@ -31,10 +31,16 @@ pytestmark = pytest.mark.skipif(MLIR_OPT is None, reason="mlir-opt-22 is not ins
 COMPAT_DIR = REPO / "tests" / "filecheck" / "compat"
 MLIR_19_ONLY = {"elemwise_legacy.mlir"}
 """Programs of ops MLIR 22 no longer has (MLIR 19's OpDSL elemwise ops)."""
+RESOURCE_BLOBS = {"dense_resource.mlir", "dense_resource_mlir_opt.mlir"}
+"""Programs with `dense_resource` blobs: xDSL keeps blobs in one store per
+process, so a second parse of the same key names it anew (`k_0`) and the
+modules are no longer structurally equal; their round trip through
+mlir-opt-22 is checked by their own RUN lines instead."""
 PROGRAMS = sorted(
     p
     for p in COMPAT_DIR.glob("*.mlir")
-    if not p.name.startswith("invalid") and p.name not in MLIR_19_ONLY
+    if not p.name.startswith("invalid")
+    and p.name not in MLIR_19_ONLY | RESOURCE_BLOBS
 )
 
 

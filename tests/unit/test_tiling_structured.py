@@ -12,6 +12,7 @@ the first's result, against the whole op's tile.
 from __future__ import annotations
 
 import pytest
+from opdsl_programs import TILE_CASES as OPDSL_TILE_CASES
 from structured_programs import (
     BATCH_MATMUL,
     BROADCAST,
@@ -180,6 +181,9 @@ _CONV_TILES = {
 }
 for _name, _tile in _CONV_TILES.items():
     CASES[_name.removeprefix("linalg.")] = (CONV_LAYOUTS[_name], _name, [_tile])
+# The OpDSL ops of linalg_ext.compat.linalg_opdsl (depthwise convolutions,
+# poolings, matvec, ...): every parallel loop tiled.
+CASES.update(OPDSL_TILE_CASES)
 for _name, (_arity, _) in ELEMENTWISE_NAMED.items():
     CASES[_name.removeprefix("linalg.")] = (
         elementwise_program(_name, _arity),

@@ -1,11 +1,13 @@
-"""Bufferization of the `arith` ops on tensors: `constant` (a dense tensor
-becomes a read-only `memref.global`) and `select` (of one of two buffers)."""
+"""Bufferization of the `arith` ops on tensors: `constant` (a dense tensor,
+`dense<...>` or `dense_resource<key>`, becomes a read-only `memref.global`
+with the same initial value) and `select` (of one of two buffers)."""
 
 from __future__ import annotations
 
 from xdsl.dialects import arith, memref
 from xdsl.dialects.builtin import (
     DenseIntOrFPElementsAttr,
+    DenseResourceAttr,
     MemRefType,
     ModuleOp,
     StringAttr,
@@ -35,7 +37,9 @@ def _global_prefix(tensor_type: TensorType) -> str:
 
 
 def _constant_global(
-    module: ModuleOp, value: DenseIntOrFPElementsAttr, memref_type: MemRefType
+    module: ModuleOp,
+    value: DenseIntOrFPElementsAttr | DenseResourceAttr,
+    memref_type: MemRefType,
 ) -> memref.GlobalOp | None:
     """A private constant global of the module holding exactly `value`."""
     for op in module.body.block.ops:
@@ -52,7 +56,11 @@ def _constant_global(
 
 class ConstantOpModel(BufferizableOpModel):
     """A dense tensor constant is a private constant global: its buffer must
-    not be written, so a write goes to a copy."""
+    not be written, so a write goes to a copy. A `dense_resource` one keeps
+    its key (the blob stays in the resource section, as upstream does); one
+    whose blob is there but unreadable (not hex, wrong size) is refused, a
+    missing blob is left for whoever reads the data (upstream elides big
+    blobs from test files)."""
 
     def allocates(self, value: SSAValue) -> bool:
         return True
@@ -62,12 +70,14 @@ class ConstantOpModel(BufferizableOpModel):
 
     def verify_analysis(self, op: Operation, state: AnalysisQueries) -> str | None:
         assert isinstance(op, arith.ConstantOp)
-        if isinstance(op.result.type, TensorType) and not isinstance(
-            op.value, DenseIntOrFPElementsAttr
-        ):
+        if not isinstance(op.result.type, TensorType):
+            return None
+        if isinstance(op.value, DenseResourceAttr):
+            return _resource_problem(op.value)
+        if not isinstance(op.value, DenseIntOrFPElementsAttr):
             return (
-                "only dense tensor constants (dense<...>) bufferize, to a "
-                f"memref.global; got {op.value.name}"
+                "only dense tensor constants (dense<...>, dense_resource<...>) "
+                f"bufferize, to a memref.global; got {op.value.name}"
             )
         return None
 
@@ -79,7 +89,7 @@ class ConstantOpModel(BufferizableOpModel):
         value = op.value
         tensor_type = op.result.type
         assert isinstance(tensor_type, TensorType)
-        if not isinstance(value, DenseIntOrFPElementsAttr):
+        if not isinstance(value, DenseIntOrFPElementsAttr | DenseResourceAttr):
             raise BufferizationError(op, "expected a dense tensor constant")
         memref_type = bufferizer.default_type(tensor_type)
         module = bufferizer.module
@@ -109,6 +119,14 @@ class ConstantOpModel(BufferizableOpModel):
         get_global = memref.GetGlobalOp(global_op.sym_name.data, memref_type)
         bufferizer.insert(get_global)
         bufferizer.replace_op(op, [get_global.memref])
+
+
+def _resource_problem(value: DenseResourceAttr) -> str | None:
+    from linalg_ext.compat.resources import resource_problem, resource_store
+
+    if not resource_store().lookup(value.resource_handle.data):
+        return None
+    return resource_problem(value)
 
 
 class SelectOpModel(BufferizableOpModel):

@@ -23,6 +23,7 @@ from linalg_ext.bufferization.interface import (
 from linalg_ext.compat import (
     linalg_elementwise,
     linalg_elemwise_legacy,
+    linalg_opdsl,
     linalg_reduce,
     linalg_softmax,
 )
@@ -136,6 +137,8 @@ def register_structured_ops() -> None:
         linalg_elementwise,
         linalg_elemwise_legacy,
         linalg_reduce,
+        # Its ops' classes are made from a table; their base is defined here.
+        linalg_opdsl,
     )
     defined = [
         value
