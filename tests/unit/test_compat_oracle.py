@@ -39,8 +39,7 @@ mlir-opt-22 is checked by their own RUN lines instead."""
 PROGRAMS = sorted(
     p
     for p in COMPAT_DIR.glob("*.mlir")
-    if not p.name.startswith("invalid")
-    and p.name not in MLIR_19_ONLY | RESOURCE_BLOBS
+    if not p.name.startswith("invalid") and p.name not in MLIR_19_ONLY | RESOURCE_BLOBS
 )
 
 
