@@ -51,7 +51,9 @@ semi-affine maps (`affine_syntax`), of `scf.parallel`/`scf.reduce`
 
 For torch-mlir's weights: reading the blobs of `dense_resource` elements,
 one key renaming per file, hex-checked blobs, one blob a line when printing,
-and `memref.global` initial values that are resources (`resources`).
+and `memref.global` initial values that are resources (`resources`); float
+elements of `dense<...>` written in hex (bit patterns: `-inf` in attention
+masks), and splats tested by bits (`dense_hex`).
 
 For reading upstream's and ByteIR's test inputs: `scf.for`/`scf.if` result
 types without parentheses and `scf.while` without operands (`scf_syntax`),
@@ -273,6 +275,10 @@ def _install_once() -> None:
     from linalg_ext.compat.resources import install_resource_fixes
 
     install_resource_fixes()
+    # Hex (bit pattern) float elements of `dense<...>` (`dense_hex`).
+    from linalg_ext.compat.dense_hex import install_dense_hex_fixes
+
+    install_dense_hex_fixes()
     install_affine_syntax()
     install_scf_syntax()
     install_index_parents()
