@@ -57,7 +57,11 @@ from linalg_ext.tiling.cleanup import (
     canonicalize_to_fixpoint,
     cleanup_patterns,
 )
-from linalg_ext.transforms.dps import has_pure_tensor_semantics, is_all_parallel
+from linalg_ext.transforms.dps import (
+    generic_like,
+    has_pure_tensor_semantics,
+    is_all_parallel,
+)
 
 # --- helpers ------------------------------------------------------------------
 
@@ -247,17 +251,15 @@ class RemoveDeadGenericResults(RewritePattern):
         for i, first in replacement.items():
             arg_map[block.args[i]] = arg_map[block.args[first]]
         new_yield_values = [v for v, k in zip(yielded, keep_out, strict=True) if k]
-        new = GenericOp(
+        new = generic_like(
+            op,
             [v for v, k in zip(op.inputs, keep_in, strict=True) if k],
             [v for v, k in zip(op.outputs, keep_out, strict=True) if k],
             Region(new_block),
             kept_maps,
             op.iterator_types.data,
             [r.type for r, k in zip(op.results, keep_out, strict=True) if k],
-            op.doc,
-            op.library_call,
         )
-        new.attributes.update(op.attributes)
         for nested in block.ops:
             if nested is block.last_op:
                 break

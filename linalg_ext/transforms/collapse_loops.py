@@ -39,6 +39,7 @@ from xdsl.ir.affine import AffineDimExpr, AffineMap
 from xdsl.pattern_rewriter import PatternRewriter
 from xdsl.rewriter import InsertPoint, Rewriter
 
+from linalg_ext.transforms.dps import generic_like
 from linalg_ext.transforms.mixed_sizes import Mixed, as_index_value
 from linalg_ext.transforms.reassociation import (
     Groups,
@@ -383,18 +384,15 @@ def collapse_generic_loops(
     body = Region()
     op.body.clone_into(body)
     kinds_attrs: list[Attribute] = [op.iterator_types.data[run[0]] for run in loops]
-    new_op = GenericOp(
+    new_op = generic_like(
+        op,
         operands[:num_inputs],
         outputs,
         body,
         new_maps,
         kinds_attrs,
         [v.type for v in outputs if isinstance(v.type, TensorType)],
-        op.doc,
-        op.library_call,
     )
-    for name, value in op.attributes.items():
-        new_op.attributes[name] = value
     rewriter.insert(new_op, InsertPoint.before(op))
 
     results: list[SSAValue] = []

@@ -8,11 +8,13 @@ and the `linalg_ext` ops that define their loops (`linalg_ext.diag`, ...).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from xdsl.dialects import scf, tensor
-from xdsl.dialects.builtin import TensorType
+from xdsl.dialects.builtin import AffineMapAttr, TensorType
 from xdsl.dialects.linalg.attrs import IteratorType
 from xdsl.dialects.linalg.ops import GenericOp
-from xdsl.ir import Operation, OpResult, SSAValue, Use
+from xdsl.ir import Attribute, Operation, OpResult, Region, SSAValue, Use
 from xdsl.ir.affine import AffineMap
 from xdsl.traits import IsTerminator, RecursiveMemoryEffect, is_side_effect_free
 
@@ -205,3 +207,30 @@ def with_output(op: Operation, output_index: int, new_init: SSAValue) -> Operati
         attributes=dict(op.attributes),
         regions=[region.clone() for region in op.regions],
     )
+
+
+def generic_like(
+    op: GenericOp,
+    inputs: Sequence[SSAValue],
+    outputs: Sequence[SSAValue],
+    body: Region,
+    indexing_maps: Sequence[AffineMapAttr],
+    iterator_types: Sequence[Attribute],
+    result_types: Sequence[Attribute],
+) -> GenericOp:
+    """A new `linalg.generic` of these operands, body, maps, iterator types
+    and results that keeps what else `op` carries: its `doc`,
+    `library_call` and every discardable attribute (markers such as
+    ByteIR's `__byteir_*__` must survive a rewrite of the op)."""
+    new_op = GenericOp(
+        inputs,
+        outputs,
+        body,
+        indexing_maps,
+        iterator_types,
+        result_types,
+        op.doc,
+        op.library_call,
+    )
+    new_op.attributes.update(op.attributes)
+    return new_op

@@ -69,6 +69,7 @@ from xdsl.pattern_rewriter import (
 from xdsl.rewriter import InsertPoint, Rewriter
 from xdsl.traits import IsolatedFromAbove
 
+from linalg_ext.transforms.dps import generic_like
 from linalg_ext.transforms.mixed_sizes import Mixed
 from linalg_ext.transforms.reassociation import (
     Groups,
@@ -462,18 +463,15 @@ def fold_unit_dims(
         zero = arith.ConstantOp.from_int_and_width(0, IndexType())
         Rewriter.replace_op(index_op, zero)
         _fold_zero_index(zero.result)
-    new_op = GenericOp(
+    new_op = generic_like(
+        op,
         operands[:num_inputs],
         outputs,
         body,
         [AffineMapAttr(plan.map_) for plan in plans],
         [t for loop, t in enumerate(op.iterator_types.data) if loop not in dropped],
         [v.type for v in outputs] if op.results else [],
-        op.doc,
-        op.library_call,
     )
-    for name, value in op.attributes.items():
-        new_op.attributes[name] = value
     rewriter.insert(new_op, InsertPoint.before(op))
 
     results: list[SSAValue] = []
