@@ -22,6 +22,11 @@ the undefined elements of a `tensor.empty` (an op that reads its init, like
 once for each of the interpreter's fresh-buffer patterns
 (`linalg_ext.semantics.fresh_buffers`), and folded only if all runs agree.
 
+Nor is an op whose result is larger than each dense constant it reads
+(more than 1024 elements and not a splat): a `linalg.broadcast` of a bias
+runs as fast as a copy of the constant it would become, which only costs
+compile time and memory.
+
 `linalg.fill` itself is never folded (a fill is cheaper than a constant it
 would become), and neither is an op with no tensor input.
 """
@@ -282,6 +287,8 @@ class ConstantFolder:
                 # The results depend on undefined elements: nothing to fold.
                 return None
         assert computed is not None
+        if any(_grows(array, plan) for array in computed):
+            return None
         constants: list[arith.ConstantOp] = []
         for array, result in zip(computed, op.results, strict=True):
             assert isinstance(result.type, TensorType)
@@ -295,6 +302,30 @@ class ConstantFolder:
                 return None
             constants.append(constant)
         return constants
+
+
+SMALL_RESULT = 1024
+"""Results of at most this many elements are folded even when they are
+larger than every constant they are computed from."""
+
+
+def _grows(array: np.ndarray, plan: _Plan) -> bool:
+    """Whether folding makes a larger constant than the op's constant
+    inputs, for nothing: a `linalg.broadcast` of a bias is as fast as the
+    copy of its folded result, and the larger constant costs compile time
+    and memory. Splat results (a broadcast of a splat) cost one element."""
+    if array.size <= SMALL_RESULT or _is_splat(array.reshape(-1)):
+        return False
+    largest = max(
+        (
+            _elements(producer.result.type) or 0
+            for producer in plan.producers
+            if isinstance(producer, arith.ConstantOp)
+            and isinstance(producer.value, DenseIntOrFPElementsAttr)
+        ),
+        default=0,
+    )
+    return array.size > largest
 
 
 def erase_unused_producers(

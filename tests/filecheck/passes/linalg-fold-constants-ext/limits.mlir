@@ -65,3 +65,39 @@ func.func @fill() -> tensor<2xf32> {
     }
   }
 #-}
+
+// A broadcast that makes a constant larger than the one it reads (over 1024
+// elements, not a splat) is left alone at any limit: a copy of the folded
+// constant would cost as much at run time, and more at compile time. The
+// same broadcast to 1024 elements, and a broadcast of a splat, fold (by
+// default).
+// CHECK-LABEL: func.func @grows(
+// CHECK:         linalg.broadcast
+// CHECK-LABEL: func.func @grows_little(
+// SMALL:         linalg.broadcast
+// DEFAULT-NEXT:  %{{.*}} = arith.constant dense<"0x0000803F0000004000004040000080400000803F{{.*}}"> : tensor<256x4xf32>
+// DEFAULT-NOT:   linalg.broadcast
+// CHECK-LABEL: func.func @splat(
+// SMALL:         linalg.broadcast
+// DEFAULT-NEXT:  %{{.*}} = arith.constant dense<2.500000e+00> : tensor<1025x4xf32>
+// DEFAULT-NEXT:  func.return
+func.func @grows() -> tensor<1025x4xf32> {
+  %c = arith.constant dense<[1.0, 2.0, 3.0, 4.0]> : tensor<4xf32>
+  %e = tensor.empty() : tensor<1025x4xf32>
+  %b = linalg.broadcast ins(%c : tensor<4xf32>) outs(%e : tensor<1025x4xf32>) dimensions = [0]
+  return %b : tensor<1025x4xf32>
+}
+
+func.func @grows_little() -> tensor<256x4xf32> {
+  %c = arith.constant dense<[1.0, 2.0, 3.0, 4.0]> : tensor<4xf32>
+  %e = tensor.empty() : tensor<256x4xf32>
+  %b = linalg.broadcast ins(%c : tensor<4xf32>) outs(%e : tensor<256x4xf32>) dimensions = [0]
+  return %b : tensor<256x4xf32>
+}
+
+func.func @splat() -> tensor<1025x4xf32> {
+  %c = arith.constant dense<2.5> : tensor<4xf32>
+  %e = tensor.empty() : tensor<1025x4xf32>
+  %b = linalg.broadcast ins(%c : tensor<4xf32>) outs(%e : tensor<1025x4xf32>) dimensions = [0]
+  return %b : tensor<1025x4xf32>
+}
