@@ -10,6 +10,8 @@ on is located too.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from xdsl.dialects.builtin import FileLineColLoc
 from xdsl.ir import Operation
 from xdsl.utils.exceptions import PassFailedException
@@ -50,3 +52,24 @@ def source_location(op: Operation) -> tuple[str, int, int] | None:
             )
         current = current.parent_op()
     return None
+
+
+EmitError = Callable[[Operation, str, Exception], object]
+"""The signature of xDSL's `Operation.emit_error`."""
+
+
+def emit_error_recording_op(original: EmitError) -> EmitError:
+    """An `Operation.emit_error` that first records its op on the exception
+    (as `error.op`, which `failing_op` reads), then does what `original`
+    does: xDSL's pattern rewriter reports whatever a pattern raises through
+    `op.emit_error`, so a driver can then say where the failing op is."""
+
+    def emit_error(self: Operation, message: str, underlying_error: Exception):
+        if failing_op(underlying_error) is None:
+            try:
+                underlying_error.op = self  # pyright: ignore[reportAttributeAccessIssue]
+            except AttributeError:  # an exception type with __slots__
+                pass
+        return original(self, message, underlying_error)
+
+    return emit_error

@@ -1,8 +1,12 @@
 """What this package adds to xDSL's universe of dialects and passes.
 
-`pyproject.toml` names `LINALG_EXT_UNIVERSE` under the `xdsl.universe` entry
-point, so the stock `xdsl-opt` of an environment where the package is
-installed parses `linalg_ext` ops and offers our passes under `-p`.
+`LINALG_EXT_UNIVERSE` (and `ALL_DIALECTS`, which `make_context` and
+`linalg-ext-opt` register) is the library's: our dialects and passes, loaded
+on first use. The stock `xdsl-opt` discovers it through the `xdsl.universe`
+entry point, which names `linalg_ext.tools.xdsl_plugin`: the same loaders,
+each first giving the stock `xdsl-opt`/`xdsl-run` that calls it one-line
+error reports (`linalg_ext.tools.stock_drivers`, a driver concern kept out
+of the library).
 
 Installing the package changes nothing for those who do not use it: this
 module imports no dialect and patches nothing, so `xdsl-opt` starts as fast as
@@ -23,7 +27,10 @@ from xdsl.universe import Universe
 
 from linalg_ext.passes import ALL_PASSES
 
-_CALLER_FRAMES_SEARCHED = 6
+# The stock xdsl-opt's context is 2 frames up for a dialect and 4 for a pass
+# when loaded through linalg_ext.tools.xdsl_plugin (whose wrapper adds one);
+# a few more allow for xDSL adding a frame.
+_CALLER_FRAMES_SEARCHED = 10
 
 
 def _calling_context() -> Context | None:

@@ -181,6 +181,14 @@ def _linalg_fold_unit_extent_dims() -> type[ModulePass]:
     return LinalgFoldUnitExtentDimsPass
 
 
+def _linalg_ext_model_pipeline() -> type[ModulePass]:
+    from linalg_ext.passes.linalg_ext_model_pipeline import (
+        LinalgExtModelPipelinePass,
+    )
+
+    return LinalgExtModelPipelinePass
+
+
 def _linalg_fold_constants_ext() -> type[ModulePass]:
     from linalg_ext.passes.linalg_fold_constants import LinalgFoldConstantsExtPass
 
@@ -288,6 +296,7 @@ ALL_PASSES: dict[str, Callable[[], type[ModulePass]]] = {
     "linalg-prefetch": _linalg_prefetch,
     "linalg-fold-unit-extent-dims": _linalg_fold_unit_extent_dims,
     "linalg-fold-constants-ext": _linalg_fold_constants_ext,
+    "linalg-ext-model-pipeline": _linalg_ext_model_pipeline,
     "linalg-generalization-ext": _linalg_generalization_ext,
     "linalg-tile-and-fuse": _linalg_tile_and_fuse,
     "test-linalg-greedy-fusion": _test_linalg_greedy_fusion,

@@ -64,6 +64,11 @@ registered by `linalg_ext.universe` like the `index` dialect), and ByteIR's
 transform scripts: `transform.sequence` with MLIR's syntax and `!pdl.operation`
 handles (`transform_sequence`).
 
+Not here: the one-line errors of the stock `xdsl-opt` and `xdsl-run` once
+they load our dialect or passes, a driver concern
+(`linalg_ext.tools.stock_drivers`, installed by the loaders of the
+`xdsl.universe` entry point, `linalg_ext.tools.xdsl_plugin`).
+
 A `Context` copies a dialect's ops when it first loads the dialect, so ops
 appended to xDSL's `Dialect` objects reach a context that loads the dialect
 afterwards; `install(ctx)` also hands them to a context that loaded the

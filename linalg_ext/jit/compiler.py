@@ -69,19 +69,8 @@ from linalg_ext.jit.parallel import check_threads, define_parallel_launches
 from linalg_ext.jit.writes import unwritten_globals, written_arguments
 from linalg_ext.lowering.ccl_single_device import lower_all_reduces
 from linalg_ext.lowering.fast_math import FastMathMode, check_fast_math_mode
+from linalg_ext.pass_pipelines import BUFFERIZATION  # also a pass's: defined low
 from linalg_ext.pipelines import apply_pipeline
-
-BUFFERIZATION = (
-    "one-shot-bufferize{bufferize-function-boundaries=true "
-    "function-boundary-type-conversion=identity-layout-map "
-    "allow-return-allocs-from-loops=true},"
-    "buffer-deallocation-pipeline"
-)
-"""How a tensor program is bufferized before lowering. A loop that yields a
-new tensor each iteration (the rescaled accumulator of a flash-attention
-loop) is allowed: the deallocation pipeline frees each iteration's
-buffer."""
-
 
 _llvm_ready = False
 

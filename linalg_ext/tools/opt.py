@@ -52,7 +52,11 @@ from xdsl.utils.exceptions import DiagnosticException, ParseError, ShrinkExcepti
 from xdsl.xdsl_opt_main import xDSLOptMain
 
 from linalg_ext import compat
-from linalg_ext.diagnostics import failing_op, source_location
+from linalg_ext.diagnostics import (
+    emit_error_recording_op,
+    failing_op,
+    source_location,
+)
 from linalg_ext.tools.common import (
     EXIT_INTERRUPTED,
     TRACEBACK_VARIABLE,
@@ -102,16 +106,7 @@ def ops_named_in_errors() -> Iterator[None]:
     as `error.op`, so that the driver can locate it. xDSL's method is
     restored on exit: nothing outside the driver's pass runs sees this."""
     original = Operation.emit_error
-
-    def emit_error(self: Operation, message: str, underlying_error: Exception):
-        if failing_op(underlying_error) is None:
-            try:
-                underlying_error.op = self  # pyright: ignore[reportAttributeAccessIssue]
-            except AttributeError:  # an exception type with __slots__
-                pass
-        return original(self, message, underlying_error)
-
-    Operation.emit_error = emit_error
+    Operation.emit_error = emit_error_recording_op(original)  # pyright: ignore[reportAttributeAccessIssue]
     try:
         yield
     finally:

@@ -330,11 +330,12 @@ def test_check_leak_verdicts_list_every_leak():
 def test_check_command_line_allow_leaks(tmp_path, capsys, monkeypatch):
     path = tmp_path / "freed.mlir"
     path.write_text(FREED)
-    from linalg_ext.universe import LINALG_EXT_UNIVERSE
+    from linalg_ext.tools.xdsl_plugin import XDSL_PLUGIN_UNIVERSE
 
-    # The command line finds passes in the merged universes of the environment.
+    # The command line finds passes in the merged universes of the environment
+    # (ours through the `xdsl.universe` entry point).
     monkeypatch.setitem(
-        LINALG_EXT_UNIVERSE.all_passes, "test-drop-deallocs", lambda: DropDeallocsPass
+        XDSL_PLUGIN_UNIVERSE.all_passes, "test-drop-deallocs", lambda: DropDeallocsPass
     )
     code = check.main([str(path), "-p", "test-drop-deallocs", "--entry", "f"])
     assert code == check.EXIT_MISMATCH

@@ -98,3 +98,35 @@ module attributes {transform.with_named_sequence} {
     assert "llvm.mlir.poison" in done.stdout
     assert "vector.print punctuation <comma>" in done.stdout
     assert "transform.loop.peel" in done.stdout
+
+
+def test_stock_xdsl_opt_on_a_trivial_program_imports_only_the_entry_point():
+    # xdsl-opt imports our `xdsl.universe` entry point at every start; until a
+    # dialect or pass of ours is loaded, that is all of ours it imports (the
+    # stock drivers' one-line errors, `tools.stock_drivers`, wait too).
+    code = (
+        "import contextlib, io, sys\n"
+        "from xdsl.tools.xdsl_opt import main\n"
+        "sys.argv = ['xdsl-opt']\n"
+        "with contextlib.redirect_stdout(io.StringIO()):\n"
+        "    main()\n"
+        "ours = sorted(m for m in sys.modules if m.startswith('linalg_ext'))\n"
+        "print('OURS:', *ours)\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code],
+        input=TRIVIAL,
+        capture_output=True,
+        text=True,
+        env={**os.environ, "PYTHONWARNINGS": "ignore"},
+    )
+    assert done.returncode == 0, done.stderr
+    ours = done.stdout.strip().splitlines()[-1].split()[1:]
+    assert ours == [
+        "linalg_ext",
+        "linalg_ext.passes",
+        "linalg_ext.tools",
+        "linalg_ext.tools.xdsl_plugin",
+        "linalg_ext.universe",
+    ]
+    assert _imported_after(code, TRIVIAL) == []

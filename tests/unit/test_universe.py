@@ -1,4 +1,7 @@
-"""The package plugs into the stock xdsl-opt through the xdsl.universe entry point."""
+"""The package plugs into the stock xdsl-opt through the xdsl.universe entry
+point: `linalg_ext.tools.xdsl_plugin`, the library's universe
+(`linalg_ext.universe`) with loaders that first install the stock drivers'
+one-line errors."""
 
 from __future__ import annotations
 
@@ -12,6 +15,7 @@ from xdsl.universe import Universe
 
 from linalg_ext.dialect import LinalgExt
 from linalg_ext.passes import ALL_PASSES
+from linalg_ext.tools.xdsl_plugin import XDSL_PLUGIN_UNIVERSE
 from linalg_ext.universe import LINALG_EXT_UNIVERSE
 
 
@@ -38,6 +42,48 @@ def test_universe_lists_our_dialect_and_passes():
     assert set(LINALG_EXT_UNIVERSE.all_passes) == set(ALL_PASSES)
     for name, load in LINALG_EXT_UNIVERSE.all_passes.items():
         assert load() is ALL_PASSES[name]()
+
+
+def test_the_entry_point_is_the_tools_plugin_with_the_library_loaders():
+    from importlib.metadata import entry_points
+
+    (ours,) = [
+        entry
+        for entry in entry_points(group="xdsl.universe")
+        if entry.module.startswith("linalg_ext")
+    ]
+    assert ours.value == "linalg_ext.tools.xdsl_plugin:XDSL_PLUGIN_UNIVERSE"
+    assert ours.load() is XDSL_PLUGIN_UNIVERSE
+    assert set(XDSL_PLUGIN_UNIVERSE.all_dialects) == set(
+        LINALG_EXT_UNIVERSE.all_dialects
+    )
+    assert set(XDSL_PLUGIN_UNIVERSE.all_passes) == set(LINALG_EXT_UNIVERSE.all_passes)
+    for name, load in XDSL_PLUGIN_UNIVERSE.all_dialects.items():
+        assert load() is LINALG_EXT_UNIVERSE.all_dialects[name]()
+
+
+def test_only_the_plugin_loaders_install_the_stock_driver_hook():
+    # The library's universe stays hook-free: loading through it never even
+    # imports the hook; through the entry point, every loader calls install()
+    # (a no-op outside a stock xdsl-opt/xdsl-run).
+    out = _python(
+        """
+import sys
+from linalg_ext.universe import LINALG_EXT_UNIVERSE
+for load in LINALG_EXT_UNIVERSE.all_dialects.values():
+    load()
+LINALG_EXT_UNIVERSE.all_passes["fuse-pad"]()
+print("linalg_ext.tools.stock_drivers" in sys.modules)
+from linalg_ext.tools import stock_drivers
+calls = []
+stock_drivers.install = lambda: calls.append(1)
+from linalg_ext.tools.xdsl_plugin import XDSL_PLUGIN_UNIVERSE
+XDSL_PLUGIN_UNIVERSE.all_dialects["ccl"]()
+XDSL_PLUGIN_UNIVERSE.all_passes["fuse-pad"]()
+print(len(calls), stock_drivers._installed)
+"""
+    )
+    assert out.split() == ["False", "2", "False"]
 
 
 def test_no_xdsl_pass_name_is_taken_over():
@@ -86,14 +132,18 @@ print(compat._installed, "linalg.map" in {op.name for op in Linalg.operations})
 
 
 def test_importing_the_package_is_cheap():
-    # Start-up of xdsl-opt pays for importing the universe: it must not pull in
-    # our dialect, the compat layer, the passes or llvmlite.
+    # Start-up of xdsl-opt pays for importing the entry point: it must not
+    # pull in our dialect, the compat layer, the passes, llvmlite, or the
+    # tools' helpers (the stock drivers' hook waits for a loader).
     out = _python(
         """
 import sys
-import linalg_ext.universe
+import linalg_ext.tools.xdsl_plugin
 heavy = ("linalg_ext.dialect", "linalg_ext.compat.linalg_ops", "llvmlite",
-         "linalg_ext.passes.fuse_pad", "xdsl.dialects.llvm")
+         "linalg_ext.passes.fuse_pad", "xdsl.dialects.llvm",
+         "linalg_ext.tools.stock_drivers", "linalg_ext.tools.located",
+         "linalg_ext.tools.common", "linalg_ext.tools.opt_pipeline",
+         "linalg_ext.pipelines")
 print(*[m for m in heavy if m in sys.modules])
 """
     )

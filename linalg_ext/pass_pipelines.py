@@ -1,0 +1,51 @@
+"""Pipelines several layers share, as `xdsl-opt -p` text.
+
+They live at the bottom of the package (no imports) so that both a pass
+(`linalg-ext-model-pipeline`, in the `passes` layer) and the libraries above
+it (`linalg_ext.jit`, `linalg_ext.models`) use the same text: the pass and
+`compile_model` then run exactly the same passes.
+"""
+
+from __future__ import annotations
+
+DEFAULT_FOLD_LIMIT = 65536
+"""`linalg-fold-constants-ext`'s `max-elements` in the model pipeline: the
+largest constant, in elements, computed at compile time (a 256x256 weight;
+bigger transposed weights stay a `linalg.transpose` run on every call)."""
+
+
+def model_pipeline(fold_limit: int = DEFAULT_FOLD_LIMIT) -> str:
+    """The tensor-level passes for the linalg-on-tensors IR of a model
+    (torch-mlir's output), with `fold_limit` as the folding limit:
+
+    - `canonicalize-ext`: CSE and folds of torch-mlir's IR first, so that
+      identical constants and ops are one before folding and fusing;
+    - `linalg-fold-constants-ext`: ops on constants only (the
+      `linalg.transpose` of a GEMM's weight with transB, a broadcast bias)
+      become constants, computed once at compile time;
+    - `linalg-fuse-elementwise-ext`: chains of elementwise generics (bias,
+      activation, the steps of a GELU) become one loop nest;
+    - `canonicalize-ext` again: fusion leaves dead `tensor.empty`s, unused
+      fills and duplicated operands behind.
+    """
+    return (
+        "canonicalize-ext,"
+        f"linalg-fold-constants-ext{{max-elements={fold_limit}}},"
+        "linalg-fuse-elementwise-ext,"
+        "canonicalize-ext"
+    )
+
+
+MODEL_PIPELINE = model_pipeline()
+"""The model pipeline with the default folding limit (`model_pipeline()`)."""
+
+BUFFERIZATION = (
+    "one-shot-bufferize{bufferize-function-boundaries=true "
+    "function-boundary-type-conversion=identity-layout-map "
+    "allow-return-allocs-from-loops=true},"
+    "buffer-deallocation-pipeline"
+)
+"""How `linalg_ext.jit` bufferizes a tensor program before lowering. A loop
+that yields a new tensor each iteration (the rescaled accumulator of a
+flash-attention loop) is allowed: the deallocation pipeline frees each
+iteration's buffer."""
