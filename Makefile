@@ -26,17 +26,27 @@ $(STAMP): pyproject.toml
 venv: $(STAMP)
 
 # make bench's extras, best effort (the bench says what is missing): the
-# `bench` extra (matplotlib, for the chart) and the `iree` extra (IREE's
-# compiler and runtime, a column of the standing bench), each on its own so
-# that one without wheels for this machine does not keep out the other.
+# `bench` extra (matplotlib, for the chart), the `iree` extra (IREE's
+# compiler and runtime, a column of the standing and model benches) and the
+# `onnx` extra (onnx, onnxruntime, torch-mlir: the model bench), each on its
+# own so that one without wheels for this machine does not keep out the others.
 BENCH_STAMP := $(VENV)/.bench-installed
 
 $(BENCH_STAMP): $(STAMP)
-	@for extra in bench iree; do \
+	@for extra in bench iree onnx; do \
 	  $(BIN)/python -m pip install -e ".[$$extra]" >> $(INSTALL_LOG) 2>&1 \
 	    || echo "note: the $$extra extra could not be installed (see $(INSTALL_LOG))"; \
 	done
 	@touch $(BENCH_STAMP)
+
+# make demo's extra, best effort (without it the demo's ONNX part says how to
+# get it and is skipped): `onnx` (onnx, onnxruntime, torch-mlir).
+DEMO_STAMP := $(VENV)/.demo-installed
+
+$(DEMO_STAMP): $(STAMP)
+	@$(BIN)/python -m pip install -e ".[onnx]" >> $(INSTALL_LOG) 2>&1 \
+	  || echo "note: the onnx extra could not be installed (see $(INSTALL_LOG))"
+	@touch $(DEMO_STAMP)
 
 # A second environment with plain xDSL (same versions as $(VENV), without this
 # package): the reference for test-xdsl-compat and the start-up benchmark.
@@ -108,8 +118,12 @@ pytest: $(STAMP)
 ## make demo: parse, verify and print a program written with linalg_ext ops,
 ## through the stock xdsl-opt, then run it on the interpreter; then pad fusion
 ## (a square padded, 1024² -> 1280²) before and after fuse-pad, bufferized,
-## lowered to LLVM in Python, JIT-compiled, checked, timed, peak memory measured.
-demo: $(STAMP)
+## lowered to LLVM in Python, JIT-compiled, checked, timed, peak memory measured;
+## last, an ONNX model end to end (the zoo's attention, built in code): saved,
+## imported by linalg-ext-import (torch-mlir), compiled by compile_model, run and
+## timed against onnxruntime (installs the [onnx] extra first, best effort;
+## without it that part says how to get it).
+demo: $(DEMO_STAMP)
 	@echo "== 1. examples/demo.mlir, an attention block written with linalg_ext ops"
 	@echo "==    (batch_matmul, softmax, layer_norm, topk), as the stock xdsl-opt parses,"
 	@echo "==    verifies and prints it:"
@@ -122,6 +136,8 @@ demo: $(STAMP)
 	@PYTHONWARNINGS=ignore::DeprecationWarning $(BIN)/linalg-ext-run examples/demo.mlir --seed 0
 	@echo
 	@PYTHONWARNINGS=ignore::DeprecationWarning $(BIN)/python examples/pad_fusion_demo.py
+	@echo
+	@PYTHONWARNINGS=ignore::DeprecationWarning $(BIN)/python examples/models/demo.py
 	@echo
 	@echo "== next: docs/tutorial.md"
 
@@ -146,9 +162,13 @@ fuzz: $(STAMP)
 ## plus attention (seq 4096) unfused vs flash form, time and peak memory
 ## (progress on stderr); a matmul and a row sum compiled in each fast-math mode
 ## (none, contract, reassoc, fast); the per-call overhead from Python (ours,
-## with and without out=, vs numpy and IREE); last, the standing of our compiled code against
+## with and without out=, vs numpy and IREE); then the standing of our compiled code against
 ## upstream, IREE and numpy on issue 19's workloads, with the machine's measured
-## peak, written to build/bench/results.json and (matplotlib) build/bench/standing.png.
+## peak, written to build/bench/results.json and (matplotlib) build/bench/standing.png;
+## last, whole models: the zoo's ONNX families at medium size, onnxruntime (one
+## thread) vs ours (compile_model, fast_math none and fast) vs IREE, with compile
+## time and the error against onnxruntime (build/bench/models.json; skipped
+## without the [onnx] extra).
 bench: $(BENCH_STAMP)
 	$(BIN)/python bench/native_bench.py
 	$(BIN)/python bench/interpreter_bench.py
@@ -162,6 +182,7 @@ bench: $(BENCH_STAMP)
 	$(BIN)/python bench/threads_bench.py
 	$(BIN)/python bench/standing_bench.py --json build/bench/results.json \
 	  --chart build/bench/standing.png
+	$(BIN)/python bench/model_bench.py --json build/bench/models.json
 
 clean:
 	rm -rf $(VENV) $(PLAIN_VENV) build *.egg-info .pytest_cache

@@ -174,3 +174,50 @@ def test_standing_bench_writes_every_workload_with_a_time_or_a_reason(tmp_path):
         assert not chart.exists() and "matplotlib is not installed" in result.stdout
     else:
         assert chart.read_bytes().startswith(b"\x89PNG")
+
+
+def _has_onnx_extra() -> bool:
+    from linalg_ext.frontends.onnx import frontend_missing
+
+    try:
+        import onnxruntime  # noqa: F401  # pyright: ignore[reportUnusedImport]
+    except ImportError:
+        return False
+    return frontend_missing() is None
+
+
+@pytest.mark.skipif(not _has_onnx_extra(), reason="needs the [onnx] extra")
+def test_model_bench_runs_and_checks_against_onnxruntime(tmp_path):
+    # Small sizes, two families; the script exits 1 when our result differs
+    # from onnxruntime's or fails to compile.
+    result = subprocess.run(
+        [sys.executable, str(REPO / "bench" / "model_bench.py"), "--size", "small"]
+        + ["--families", "mlp,softmax", "--repetitions", "1"]
+        + ["--json", str(tmp_path / "models.json")],
+        capture_output=True,
+        text=True,
+    )
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.startswith("machine: ")
+    document = json.loads((tmp_path / "models.json").read_text())
+    assert [entry["family"] for entry in document["families"]] == ["mlp", "softmax"]
+    for entry in document["families"]:
+        for system in ("ORT", "ours", "ours fast"):
+            assert entry["results"][system]["error"] is None
+            assert entry["results"][system]["seconds"] > 0
+
+
+@pytest.mark.skipif(not _has_onnx_extra(), reason="needs the [onnx] extra")
+def test_model_demo_imports_compiles_and_compares():
+    result = subprocess.run(
+        [sys.executable, str(REPO / "examples" / "models" / "demo.py")]
+        + ["--size", "small", "--repetitions", "2"],
+        capture_output=True,
+        text=True,
+    )
+    assert result.returncode == 0, result.stderr
+    assert "$ linalg-ext-import build/demo/model.onnx -o build/demo/model.mlir" in (
+        result.stdout
+    )
+    assert "max |ours - onnxruntime|" in result.stdout
+    assert "ours / onnxruntime" in result.stdout
