@@ -9,9 +9,15 @@ multiplies its two inputs and adds the product to the output. C's map is a
 projected permutation of the parallel loops; A's and B's maps may combine
 loops (a convolution's `oh + kh`), and every reduction loop is used by
 both. The row loop `m` is the last loop in C's order that only A uses, the
-column loop `n` the last that only B uses, `k` the last reduction loop; the
-other parallel loops are batch loops and the other reduction loops run
-around the packed product (`outer_reductions`). One float element type.
+column loop `n` the last that only B uses; the other parallel loops are
+batch loops. Every reduction loop is packed as one flattened `k`
+(`k_loops`, in the domain's order, `k` the last of them): a
+convolution's window (`c`, `kh`, `kw`) is one k of extent C*KH*KW, packed
+im2col-style, and each element of C still adds its terms in the domain's
+order. When C's last (contiguous) loop is one only A uses (a convolution
+in NCHW: C's `ow` comes from the image), the two inputs swap roles, so
+that the columns of the register tile run along C's contiguous dimension
+(a product is the same bits in either order). One float element type.
 It returns a `Contraction`, or why the op is not one.
 """
 
@@ -53,9 +59,28 @@ class Contraction:
     generic: linalg.GenericOp | None = None
     """The generic made from a named op to read it (the caller erases it)."""
     outer_reductions: tuple[int, ...] = ()
-    """Reduction loops other than `k` (a convolution's window), run around
-    the packed product in the domain's order: each element of C still adds
-    its terms in the domain's order, k innermost."""
+    """Reduction loops run around the packed product (in the domain's
+    order) instead of being packed into k; `match_contraction` packs every
+    reduction loop, so this is empty unless a caller builds it otherwise."""
+    k_loops: tuple[int, ...] = ()
+    """The reduction loops packed as one flattened k, outermost first (the
+    last is `k`); empty means `(k,)`. Step `i` of the flattened k is the
+    point of these loops whose row-major rank is `i`."""
+
+    @property
+    def packed_k(self) -> tuple[int, ...]:
+        """The loops of the flattened k, outermost first."""
+        return self.k_loops or (self.k,)
+
+    def static_k(self) -> int | None:
+        """The extent of the flattened k, when static."""
+        total = 1
+        for loop in self.packed_k:
+            size = self.static_size(loop)
+            if size is None:
+                return None
+            total *= size
+        return total
 
     @property
     def num_loops(self) -> int:
@@ -217,19 +242,25 @@ def _match(
     if not ms or not ns:
         return "does not have a row loop of the lhs and a column loop of the rhs"
     m, n, k = ms[-1], ns[-1], reductions[-1]
+    lhs, rhs, lhs_map, rhs_map = operands[0], operands[1], maps[0], maps[1]
+    if out_order[-1] == m:
+        # The register tile's columns (vectors) run along C's contiguous
+        # loop: the inputs swap roles (a * b and b * a round alike).
+        m, n, lhs, rhs, lhs_map, rhs_map = n, m, rhs, lhs, rhs_map, lhs_map
     batch = tuple(loop for loop in parallel if loop not in (m, n))
     assert isinstance(element, AnyFloat)
     return Contraction(
         op,
-        operands[0],
-        operands[1],
+        lhs,
+        rhs,
         operands[2],
-        (maps[0], maps[1], maps[2]),
+        (lhs_map, rhs_map, maps[2]),
         m,
         n,
         k,
         batch,
         element,
         made,
-        tuple(reductions[:-1]),
+        (),
+        tuple(reductions),
     )

@@ -5,13 +5,16 @@ follow).
 
 A contraction (linalg_ext/lowering/contraction.py) is a structured op
 `C[p] += A[p] * B[p]` with a row loop `m`, a column loop `n` and a
-reduction loop `k`; its other parallel loops (batch) and reduction loops
-(a convolution's window) run around what follows.
+reduction `k` (all its reduction loops flattened: a convolution's channel
+and window, split back into the loops' indices by the packing loops); its
+other parallel loops (batch) run around what follows. An operand the batch
+loops do not move over that fits one block (a convolution's filter) is
+packed once before them.
 
 The loops (sizes `mc`, `nc`, `kc` of the cache tile, `MR` rows by `NR`
 columns of the register tile, `NR` a multiple of the vector length `VL`):
 
-    for batch..., window...:            # the other loops, as they are
+    for batch...:                       # the other loops, as they are
       for jc in 0..N step nc:           # a block of columns of C
         for pc in 0..K step kc:         # a block of the reduction
           pack B[pc:pc+kc, jc:jc+nc]    # panels of NR columns, each row of a
@@ -39,66 +42,34 @@ packed panels and cut when the stage is copied back.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 
 from xdsl.dialects import arith, memref, scf, vector
 from xdsl.dialects.builtin import (
     IndexType,
     IntegerAttr,
     MemRefType,
-    UnitAttr,
     VectorType,
     i64,
 )
-from xdsl.ir import Block, Operation, Region, SSAValue
-from xdsl.ir.affine import AffineDimExpr, AffineMap
+from xdsl.ir import Block, Region, SSAValue
 from xdsl.rewriter import InsertPoint
 
 from linalg_ext.lowering.contraction import Contraction
-from linalg_ext.lowering.loop_nest import IN_BOUNDS, LoopNestBuilder, map_indices
+from linalg_ext.lowering.loop_nest import LoopNestBuilder, map_indices
 from linalg_ext.lowering.microkernel_fusion import Fusion
+from linalg_ext.lowering.microkernel_packing import (
+    KernelShape,
+    PackingEmitter,
+    access_indices,
+    unit_stride_columns,
+    used_loops,
+)
 from linalg_ext.lowering.structured_scalar import inline_body
 
-
-@dataclass(frozen=True)
-class KernelShape:
-    """The tiles of one micro-kernel lowering."""
-
-    rows: int
-    """MR: rows of the register tile (of C and of a packed A panel)."""
-
-    lanes: int
-    """VL: elements in one vector."""
-
-    vectors: int
-    """Vectors per row of the register tile (NR = lanes * vectors)."""
-
-    mc: int
-    """Rows of A packed at a time (a multiple of `rows`)."""
-
-    nc: int
-    """Columns of B packed at a time (a multiple of NR)."""
-
-    kc: int
-    """Reduction steps packed at a time."""
-
-    @property
-    def columns(self) -> int:
-        """NR: columns of the register tile (of C and of a packed B panel)."""
-        return self.lanes * self.vectors
+__all__ = ["KernelShape", "emit_microkernel"]
 
 
-def _access(
-    b: LoopNestBuilder, map_: AffineMap, point: dict[int, SSAValue]
-) -> list[SSAValue]:
-    """The indices `map_` gives at `point` (loop -> iv; the loops it does not
-    use may be missing): an iv as it is, another expression (a
-    convolution's `oh + kh`) as an `affine.apply`."""
-    zero = b.index(0)
-    return map_indices(b, map_, [point.get(d, zero) for d in range(map_.num_dims)])
-
-
-class _Emitter:
+class _Emitter(PackingEmitter):
     """The ops of one contraction's micro-kernel lowering."""
 
     def __init__(
@@ -124,75 +95,21 @@ class _Emitter:
         self.packed_a: SSAValue
         self.stage: SSAValue
         self.zero_vector: SSAValue
-        self.direct = _unit_stride_columns(c, c.init, c.maps[2])
-        self.rhs_rows_contiguous = _unit_stride_columns(c, c.rhs, c.maps[1])
+        self.direct = unit_stride_columns(c, c.init, c.maps[2])
+        self.rhs_rows_contiguous = unit_stride_columns(c, c.rhs, c.maps[1])
         """Whole panels of B are copied a vector at a time."""
         """Whole tiles of C load and store their vectors in C itself: C's
         last dimension is the column loop, with a static unit stride."""
-
-    # -- small builders ------------------------------------------------------
-
-    def _mark(self, op: Operation) -> Operation:
-        if self.in_bounds:
-            op.attributes[IN_BOUNDS] = UnitAttr()
-        return op
-
-    def min(self, b: LoopNestBuilder, lhs: SSAValue, rhs: SSAValue) -> SSAValue:
-        return b.add(arith.MinSIOp(lhs, rhs))
-
-    def sub(self, b: LoopNestBuilder, lhs: SSAValue, rhs: SSAValue) -> SSAValue:
-        return b.add(arith.SubiOp(lhs, rhs))
-
-    def addi(self, b: LoopNestBuilder, lhs: SSAValue, rhs: SSAValue) -> SSAValue:
-        return b.add(arith.AddiOp(lhs, rhs))
-
-    def muli(self, b: LoopNestBuilder, lhs: SSAValue, rhs: SSAValue) -> SSAValue:
-        return b.add(arith.MuliOp(lhs, rhs))
-
-    def panel_bounds(
-        self,
-        b: LoopNestBuilder,
-        panel: SSAValue,
-        size: int,
-        extent: SSAValue,
-        start: SSAValue,
-    ) -> tuple[SSAValue, SSAValue, SSAValue]:
-        """(offset in the block, valid length, offset in the operand) of
-        panel `panel` of `size` in a block of `extent` starting at `start`."""
-        first = self.muli(b, panel, b.index(size))
-        valid = self.min(b, b.index(size), self.sub(b, extent, first))
-        return first, valid, self.addi(b, start, first)
-
-    def panels(self, b: LoopNestBuilder, extent: SSAValue, size: int) -> SSAValue:
-        """ceil(extent / size) for a positive constant `size`."""
-        plus = self.addi(b, extent, b.index(size - 1))
-        return b.add(arith.DivUIOp(plus, b.index(size)))
-
-    def vload(
-        self, b: LoopNestBuilder, buffer: SSAValue, indices: Sequence[SSAValue]
-    ) -> SSAValue:
-        op = vector.LoadOp(buffer, indices, self.vector_type)
-        return b.add(self._mark(op))
-
-    def vstore(
-        self,
-        b: LoopNestBuilder,
-        value: SSAValue,
-        buffer: SSAValue,
-        indices: Sequence[SSAValue],
-    ) -> None:
-        b.insert(self._mark(vector.StoreOp(value, buffer, indices)))
 
     # -- the lowering ----------------------------------------------------------
 
     def emit(self) -> None:
         b, c, shape = self.b, self.c, self.shape
         element = c.element
-        sizes = {
-            loop: c.static_size(loop) for loop in (c.m, c.n, c.k)
-        }  # None when dynamic
+        sizes = {loop: c.static_size(loop) for loop in (c.m, c.n)}  # None: dynamic
+        big_k = c.static_k()
         nr, mr = shape.columns, shape.rows
-        kc = min(shape.kc, sizes[c.k] or shape.kc) or 1
+        kc = min(shape.kc, big_k or shape.kc) or 1
         nc = min(shape.nc, _round_up(sizes[c.n] or shape.nc, nr)) or nr
         mc = min(shape.mc, _round_up(sizes[c.m] or shape.mc, mr)) or mr
         self.kc, self.nc, self.mc = kc, nc, mc
@@ -210,6 +127,24 @@ class _Emitter:
         if wanted and not self.parallel:
             shared = next((d for d in c.batch if (c.static_size(d) or 2) > 1), None)
         self.zero = b.constant(0.0, element)
+        self.big_k = self.upper[c.k] if big_k is None else b.index(big_k)
+        if big_k is None:
+            for loop in c.packed_k[:-1]:
+                self.big_k = self.muli(b, self.upper[loop], self.big_k)
+        # An input the loops around the kernel do not move over, whose rows
+        # (or columns) and k fit one cache block, is packed once for all.
+        whole_k = big_k is not None and big_k <= shape.kc
+        self.hoist_lhs = (
+            whole_k
+            and not self.parallel
+            and (sizes[c.m] or shape.mc + 1) <= shape.mc
+            and not used_loops(c.maps[0]) & set(outer)
+        )
+        self.hoist_rhs = (
+            whole_k
+            and (sizes[c.n] or shape.nc + 1) <= shape.nc
+            and not used_loops(c.maps[1]) & set(outer)
+        )
 
         def batch_body(
             b: LoopNestBuilder, ivs: Sequence[SSAValue], _: Sequence[SSAValue]
@@ -221,31 +156,42 @@ class _Emitter:
             self.column_blocks(b, point)
             return ()
 
+        # With the batch loop shared out, the inputs packed once are packed
+        # before it and read by every iteration.
+        packed_once = shared is not None
+
+        def hoisted(b: LoopNestBuilder) -> None:
+            zero = b.index(0)
+            if self.hoist_rhs:
+                self.packed_b = self._alloc_packed_rhs(b)
+                self.pack_rhs(b, {}, zero, self.upper[c.n], zero, self.big_k)
+            if self.hoist_lhs:
+                self.packed_a = self._alloc_packed_lhs(b)
+                self.pack_lhs(b, {}, zero, self.upper[c.m], zero, self.big_k)
+
         def buffers_and_loops(b: LoopNestBuilder) -> None:
-            self.packed_b = b.add(
-                memref.AllocOp(
-                    [],
-                    [],
-                    MemRefType(element, [nc // nr, kc, nr]),
-                    IntegerAttr(64, i64),
-                ),
-                "packed_rhs",
-            )
+            if not self.hoist_rhs:
+                self.packed_b = self._alloc_packed_rhs(b)
             if not self.parallel:
-                self._thread_buffers(b)
+                self._thread_buffers(b, with_packed_lhs=not self.hoist_lhs)
+            if not packed_once:
+                hoisted(b)
             inner = [d for d in outer if d != shared]
             inner_names = [n for d, n in zip(outer, names, strict=True) if d != shared]
             b.loop_nest([self.upper[d] for d in inner], (), batch_body, ivs=inner_names)
             if not self.parallel:
                 if self.heap_stage:
                     b.insert(memref.DeallocOp.get(self.stage))
-                b.insert(memref.DeallocOp.get(self.packed_a))
-            b.insert(memref.DeallocOp.get(self.packed_b))
+                if not (packed_once and self.hoist_lhs):
+                    b.insert(memref.DeallocOp.get(self.packed_a))
+            if not (packed_once and self.hoist_rhs):
+                b.insert(memref.DeallocOp.get(self.packed_b))
 
         shared_iv: SSAValue | None = None
         if shared is None:
             buffers_and_loops(b)
             return
+        hoisted(b)
 
         def shared_body(
             b: LoopNestBuilder, iv: SSAValue, _: Sequence[SSAValue]
@@ -256,21 +202,31 @@ class _Emitter:
             return ()
 
         self._parallel(b, self.upper[shared], 1, shared_body, "batch")
+        if self.hoist_lhs:
+            b.insert(memref.DeallocOp.get(self.packed_a))
+        if self.hoist_rhs:
+            b.insert(memref.DeallocOp.get(self.packed_b))
 
-    def _thread_buffers(self, b: LoopNestBuilder) -> None:
+    def _alloc_packed_rhs(self, b: LoopNestBuilder) -> SSAValue:
+        nr = self.shape.columns
+        type_ = MemRefType(self.c.element, [self.nc // nr, self.kc, nr])
+        alloc = memref.AllocOp([], [], type_, IntegerAttr(64, i64))
+        return b.add(alloc, "packed_rhs")
+
+    def _alloc_packed_lhs(self, b: LoopNestBuilder) -> SSAValue:
+        mr = self.shape.rows
+        type_ = MemRefType(self.c.element, [self.mc // mr, self.kc, mr])
+        alloc = memref.AllocOp([], [], type_, IntegerAttr(64, i64))
+        return b.add(alloc, "packed_lhs")
+
+    def _thread_buffers(self, b: LoopNestBuilder, with_packed_lhs: bool = True) -> None:
         """The buffers each thread of the row blocks writes: the packed A
-        block, the stage (and the zero vector its edges start from)."""
+        block (unless it is packed once for all), the stage (and the zero
+        vector its edges start from)."""
         element, shape = self.c.element, self.shape
         mr, nr = shape.rows, shape.columns
-        self.packed_a = b.add(
-            memref.AllocOp(
-                [],
-                [],
-                MemRefType(element, [self.mc // mr, self.kc, mr]),
-                IntegerAttr(64, i64),
-            ),
-            "packed_lhs",
-        )
+        if with_packed_lhs:
+            self.packed_a = self._alloc_packed_lhs(b)
         stage_type = MemRefType(element, [mr, nr])
         if self.heap_stage:  # an alloca would grow the stack at each iteration
             stage = memref.AllocOp([], [], stage_type, IntegerAttr(64, i64))
@@ -281,20 +237,22 @@ class _Emitter:
 
     def column_blocks(self, b: LoopNestBuilder, point: dict[int, SSAValue]) -> None:
         c = self.c
-        big_n, big_k, big_m = self.upper[c.n], self.upper[c.k], self.upper[c.m]
+        big_n, big_k, big_m = self.upper[c.n], self.big_k, self.upper[c.m]
 
         def over_n(b: LoopNestBuilder, jc: SSAValue, _: Sequence[SSAValue]):
             ncur = self.min(b, b.index(self.nc), self.sub(b, big_n, jc))
 
             def over_k(b: LoopNestBuilder, pc: SSAValue, _: Sequence[SSAValue]):
                 kcur = self.min(b, b.index(self.kc), self.sub(b, big_k, pc))
-                self.pack_rhs(b, point, jc, ncur, pc, kcur)
+                if not self.hoist_rhs:
+                    self.pack_rhs(b, point, jc, ncur, pc, kcur)
 
                 def over_m(b: LoopNestBuilder, ic: SSAValue, _: Sequence[SSAValue]):
                     mcur = self.min(b, b.index(self.mc), self.sub(b, big_m, ic))
                     if self.parallel:
                         self._thread_buffers(b)
-                    self.pack_lhs(b, point, ic, mcur, pc, kcur)
+                    if not self.hoist_lhs:
+                        self.pack_lhs(b, point, ic, mcur, pc, kcur)
                     self.tiles(b, point, (ic, mcur), (jc, ncur), (pc, kcur))
                     if self.parallel:
                         b.insert(memref.DeallocOp.get(self.stage))
@@ -331,106 +289,6 @@ class _Emitter:
         block.add_op(scf.ReduceOp())
         bounds = (b.index(0), upper, b.index(step))
         b.insert(scf.ParallelOp([bounds[0]], [bounds[1]], [bounds[2]], Region(block)))
-
-    def pack_rhs(
-        self,
-        b: LoopNestBuilder,
-        point: dict[int, SSAValue],
-        jc: SSAValue,
-        ncur: SSAValue,
-        pc: SSAValue,
-        kcur: SSAValue,
-    ) -> None:
-        """Bp[p][k][l] = B[k = pc + k, n = jc + p*NR + l], zero past N."""
-        c, nr = self.c, self.shape.columns
-
-        def panel(b: LoopNestBuilder, p: SSAValue, _: Sequence[SSAValue]):
-            valid, column = self.panel_bounds(b, p, nr, ncur, jc)[1:]
-
-            def row(b: LoopNestBuilder, kk: SSAValue, _: Sequence[SSAValue]):
-                k_index = self.addi(b, pc, kk)
-
-                def copy(b: LoopNestBuilder, lane: SSAValue, _: Sequence[SSAValue]):
-                    at = {**point, c.k: k_index, c.n: self.addi(b, column, lane)}
-                    value = b.load(c.rhs, _access(b, c.maps[1], at))
-                    b.store(value, self.packed_b, [p, kk, lane])
-                    return ()
-
-                def pad(b: LoopNestBuilder, lane: SSAValue, _: Sequence[SSAValue]):
-                    b.store(self.zero, self.packed_b, [p, kk, lane])
-                    return ()
-
-                b.for_loop(valid, (), copy, iv="lane")
-                b.for_loop(nr, (), pad, lower=valid, iv="lane")
-                return ()
-
-            def vector_row(b: LoopNestBuilder, kk: SSAValue, _: Sequence[SSAValue]):
-                k_index = self.addi(b, pc, kk)
-                for v in range(self.shape.vectors):
-                    offset = b.index(v * self.shape.lanes)
-                    at = {**point, c.k: k_index, c.n: self.addi(b, column, offset)}
-                    value = self.vload(b, c.rhs, _access(b, c.maps[1], at))
-                    self.vstore(b, value, self.packed_b, [p, kk, offset])
-                return ()
-
-            if not self.rhs_rows_contiguous:
-                b.for_loop(kcur, (), row, iv="kk")
-                return ()
-
-            def whole(b: LoopNestBuilder) -> Sequence[SSAValue]:
-                b.for_loop(kcur, (), vector_row, iv="kk")
-                return ()
-
-            def edge(b: LoopNestBuilder) -> Sequence[SSAValue]:
-                b.for_loop(kcur, (), row, iv="kk")
-                return ()
-
-            is_whole = b.add(arith.CmpiOp(valid, b.index(nr), "eq"))
-            b.if_then(is_whole, [], whole, edge)
-            return ()
-
-        b.for_loop(self.panels(b, ncur, nr), (), panel, iv="panel")
-
-    def pack_lhs(
-        self,
-        b: LoopNestBuilder,
-        point: dict[int, SSAValue],
-        ic: SSAValue,
-        mcur: SSAValue,
-        pc: SSAValue,
-        kcur: SSAValue,
-    ) -> None:
-        """Ap[p][k][r] = A[m = ic + p*MR + r, k = pc + k], zero past M."""
-        c, mr = self.c, self.shape.rows
-
-        def panel(b: LoopNestBuilder, p: SSAValue, _: Sequence[SSAValue]):
-            valid, row_start = self.panel_bounds(b, p, mr, mcur, ic)[1:]
-
-            def row(b: LoopNestBuilder, r: SSAValue, _: Sequence[SSAValue]):
-                m_index = self.addi(b, row_start, r)
-
-                def copy(b: LoopNestBuilder, kk: SSAValue, _: Sequence[SSAValue]):
-                    at = {**point, c.m: m_index, c.k: self.addi(b, pc, kk)}
-                    value = b.load(c.lhs, _access(b, c.maps[0], at))
-                    b.store(value, self.packed_a, [p, kk, r])
-                    return ()
-
-                b.for_loop(kcur, (), copy, iv="kk")
-                return ()
-
-            def pad(b: LoopNestBuilder, r: SSAValue, _: Sequence[SSAValue]):
-                def zero(b: LoopNestBuilder, kk: SSAValue, _: Sequence[SSAValue]):
-                    b.store(self.zero, self.packed_a, [p, kk, r])
-                    return ()
-
-                b.for_loop(kcur, (), zero, iv="kk")
-                return ()
-
-            b.for_loop(valid, (), row, iv="r")
-            b.for_loop(mr, (), pad, lower=valid, iv="r")
-            return ()
-
-        b.for_loop(self.panels(b, mcur, mr), (), panel, iv="panel")
 
     def tiles(
         self,
@@ -522,7 +380,7 @@ class _Emitter:
 
             def over_j(b: LoopNestBuilder, j: SSAValue, _: Sequence[SSAValue]):
                 at = {**point, c.m: m_index, c.n: self.addi(b, column, j)}
-                indices = _access(b, c.maps[2], at)
+                indices = access_indices(b, c.maps[2], at)
                 if into_stage:
                     b.store(b.load(c.init, indices), self.stage, [r, j])
                 else:
@@ -562,7 +420,7 @@ class _Emitter:
             self._splat_stage(b, value)
             return ()
 
-        if self.kc >= (self.c.static_size(self.c.k) or 0):
+        if self.kc >= (self.c.static_k() or 0):
             from_fill(b)  # one block of k: always the first
             return
         first = b.add(arith.CmpiOp(pc, b.index(0), "eq"))
@@ -602,13 +460,13 @@ class _Emitter:
             self._epilogue_copy(b, point, row, height, column, width)
             return ()
 
-        big_k = self.c.static_size(self.c.k)
+        big_k = self.c.static_k()
         if big_k is not None and self.kc >= big_k:
             through_epilogue(b)  # one block of k: always the last
             return
         pc, kcur = reduction
         end = self.addi(b, pc, kcur)
-        last = b.add(arith.CmpiOp(end, self.upper[self.c.k], "sge"))
+        last = b.add(arith.CmpiOp(end, self.big_k, "sge"))
         b.if_then(last, [], through_epilogue, to_c)
 
     def _epilogue_copy(
@@ -633,7 +491,7 @@ class _Emitter:
             def over_j(b: LoopNestBuilder, j: SSAValue, _: Sequence[SSAValue]):
                 at = {**point, c.m: m_index, c.n: self.addi(b, column, j)}
                 # The epilogue's loop d runs along C's dimension d.
-                ivs = _access(b, c.maps[2], at)
+                ivs = access_indices(b, c.maps[2], at)
                 mapping: dict[SSAValue, SSAValue] = {}
                 for index, (arg, operand, map_) in enumerate(
                     zip(block.args, generic.operands, maps, strict=True)
@@ -689,7 +547,7 @@ class _Emitter:
             c.m: self.addi(b, row, b.index(r)),
             c.n: self.addi(b, column, b.index(v * self.shape.lanes)),
         }
-        return _access(b, c.maps[2], at)
+        return access_indices(b, c.maps[2], at)
 
     def load_c(
         self,
@@ -716,7 +574,7 @@ class _Emitter:
             value = b.add(vector.BroadcastOp(fill.inputs[0], self.vector_type))
             return [value] * len(self._places())
 
-        if self.kc >= (self.c.static_size(self.c.k) or 0):
+        if self.kc >= (self.c.static_k() or 0):
             return from_fill(b)
         first = b.add(arith.CmpiOp(pc, b.index(0), "eq"))
         types = [self.vector_type] * len(self._places())
@@ -739,11 +597,11 @@ class _Emitter:
     ) -> SSAValue | None:
         """Whether the block of k at `pc` is not the last; None when there
         is one block only (statically)."""
-        big_k = self.c.static_size(self.c.k)
+        big_k = self.c.static_k()
         if big_k is not None and self.kc >= big_k:
             return None
         end = self.addi(b, pc, kcur)
-        return b.add(arith.CmpiOp(end, self.upper[self.c.k], "slt"))
+        return b.add(arith.CmpiOp(end, self.big_k, "slt"))
 
     def kernel(
         self,
@@ -777,18 +635,6 @@ class _Emitter:
             return results
 
         return b.for_loop(kcur, inits, step, iv="k", names=["acc"] * len(inits))
-
-
-def _unit_stride_columns(c: Contraction, operand: SSAValue, map_: AffineMap) -> bool:
-    """The last dimension of `operand` (read through `map_`) is the column
-    loop, with a static unit stride."""
-    last = map_.results[-1]
-    if not isinstance(last, AffineDimExpr) or last.position != c.n:
-        return False
-    type_ = operand.type
-    assert isinstance(type_, MemRefType)
-    strides = type_.get_strides()
-    return bool(strides) and strides[-1] == 1
 
 
 def _round_up(value: int, multiple: int) -> int:

@@ -48,7 +48,7 @@ def absorbable_fill(c: Contraction) -> linalg.FillOp | None:
         return None
     if fill.outputs[0] is not c.init or len(fill.inputs) != 1:
         return None
-    if fill.inputs[0].type != c.element or not c.static_size(c.k):
+    if fill.inputs[0].type != c.element or not c.static_k():
         return None
     root = buffer_root(c.init)
     if root in (buffer_root(c.lhs), buffer_root(c.rhs)):

@@ -79,12 +79,12 @@ def test_targets_from_features():
 
 
 def _interpreted_matmul(a, b, c, pipeline):
-    module = parse_module(MATMULS)
+    module = parse_module(MATMULS.split("func.func @on_tensors")[0])
     if pipeline:
         apply_pipeline(pipeline, module)
     run = interpret(module, "matmul", [a, b, c])
     assert run.results == []
-    return c
+    return np.asarray(run.arguments[2])  # the interpreter works on a copy
 
 
 def test_interpreted_microkernel_is_the_plain_loops_bit_for_bit():
@@ -92,11 +92,14 @@ def test_interpreted_microkernel_is_the_plain_loops_bit_for_bit():
     a = rng.standard_normal((9, 13)).astype(np.float32)
     b = rng.standard_normal((13, 21)).astype(np.float32)
     c = rng.standard_normal((9, 21)).astype(np.float32)
-    plain = _interpreted_matmul(a, b, c.copy(), "")
+    # (The interpreter's own linalg.matmul sums with numpy, in another
+    # order: the plain loops are the reference.)
+    plain = _interpreted_matmul(a, b, c.copy(), "convert-linalg-to-loops-ext")
     tiled = _interpreted_matmul(
         a, b, c.copy(), MICROKERNEL.replace("{", "{vector-bits=256 ")
     )
     assert np.array_equal(plain, tiled)
+    np.testing.assert_allclose(tiled, c + a @ b, rtol=1e-5, atol=1e-5)
 
 
 # 256 and 512 bits run in the lit tests (test_pass_meaning); 128 here.
@@ -175,14 +178,16 @@ func.func @conv(%x: memref<1x6x9x5xf32>, %w: memref<3x3x5x10xf32>, %y: memref<1x
 """
 
 
-def test_a_convolution_is_a_contraction_with_its_window_around_the_kernel():
+def test_a_convolution_is_a_contraction_with_its_window_packed_as_one_k():
     module = parse_module(CONVOLUTION)
     (conv,) = _ops(module, "linalg.conv_2d_nhwc_hwcf")
     found = match_contraction(conv)
     assert isinstance(found, Contraction)
-    # Loops (n, oh, ow, f, kh, kw, c): rows ow, columns f, k the channel.
+    # Loops (n, oh, ow, f, kh, kw, c): rows ow, columns f, k = (kh, kw, c)
+    # flattened in that order.
     assert (found.m, found.n, found.k) == (2, 3, 6)
-    assert found.batch == (0, 1) and found.outer_reductions == (4, 5)
+    assert found.batch == (0, 1) and found.outer_reductions == ()
+    assert found.packed_k == (4, 5, 6) and found.static_k() == 3 * 3 * 5
     assert found.generic is not None
     found.generic.erase()
 
