@@ -380,17 +380,80 @@ def import_onnx(
     path of a .onnx file), by torch-mlir; `weights` says how the weights
     appear (see the module's docstring), `function_name` renames the
     function (named after the graph by default). Raises ModelImportError,
-    with a one-line reason."""
+    with a one-line reason.
+
+    torch-mlir runs in a child process: its native libraries (an LLVM and
+    an MLIR of their own) have aborted a Python process that had already
+    loaded other native code (seen in pytest workers that had run JIT
+    tests), and a crash there must not take the caller with it. It costs
+    the child's start, about half a second."""
     if weights not in WEIGHTS_MODES:
         raise ValueError(f"weights must be one of {WEIGHTS_MODES}, not {weights!r}")
     if function_name is not None and not function_name:
         raise ValueError("function_name must not be empty")
     original = _load(model)
-    prepared, described = _prepared_copy(original, weights)
+    import subprocess
+    import sys
+    import tempfile
+
+    with tempfile.TemporaryDirectory(prefix="linalg-ext-import-") as directory:
+        path = Path(directory) / "model.onnx"
+        path.write_bytes(original.SerializeToString())
+        command = [sys.executable, "-m", __name__, str(path), weights]
+        child = subprocess.run(
+            [*command, function_name] if function_name is not None else command,
+            capture_output=True,
+            text=True,
+        )
+    if child.returncode == 0:
+        return child.stdout
+    lines = [line.strip() for line in child.stderr.splitlines() if line.strip()]
+    if child.returncode == _CHILD_REFUSED and lines:
+        raise ModelImportError(lines[-1])
+    raise ModelImportError(
+        f"torch-mlir's importer failed (exit code {child.returncode})"
+        + (f": {lines[-1]}" if lines else "")
+    )
+
+
+_CHILD_REFUSED = 3
+"""The exit code of a child that said why it could not import the model."""
+
+
+def _import_here(
+    model: onnx.ModelProto, weights: WeightsMode, function_name: str | None
+) -> str:
+    """`import_onnx`'s work, in this process (the child's)."""
+    prepared, described = _prepared_copy(model, weights)
     module = _lowered_module(prepared, described)
     if function_name is not None:
         _renamed(module, prepared.graph.name, function_name)
     text = str(module)
     if weights == "resources":
-        text = _as_resources(text, original)
+        text = _as_resources(text, model)
     return text
+
+
+def _child_main(arguments: list[str]) -> int:
+    """`python -m linalg_ext.frontends.onnx MODEL.onnx WEIGHTS [NAME]`: the
+    text on stdout, or a one-line reason on stderr and `_CHILD_REFUSED`."""
+    import sys
+
+    path, weights, *name = arguments
+    try:
+        text = _import_here(
+            _load(path),
+            weights,  # pyright: ignore[reportArgumentType]
+            name[0] if name else None,
+        )
+    except ModelImportError as error:
+        print(error, file=sys.stderr)
+        return _CHILD_REFUSED
+    sys.stdout.write(text)
+    return 0
+
+
+if __name__ == "__main__":
+    import sys
+
+    sys.exit(_child_main(sys.argv[1:]))
