@@ -38,6 +38,23 @@ This is only done when no output may share its buffer with another operand
 arguments are taken not to overlap, as Linalg's semantics on buffers
 assume). With `carry-accumulators=false` the loops are upstream's.
 
+An output whose map uses those reduction loops is stored at every point
+while the others are carried (when no output's map leaves out more loops).
+Before the carried loops, the inputs their points all read alike (a row's
+mean) are loaded once and the body's side-effect-free ops on them only
+(`sqrt(var + eps)`) computed once.
+
+Interleaved reductions. With `interleave-reductions=N` (lower-to-llvm: 8),
+the carried reductions of N consecutive points of the parallel loop around
+them (N rows of a row sum) run in one nest, its innermost loop unrolled 8
+times with every input loaded first: N independent chains instead of one,
+which LLVM turns into a transpose of the 8x8 block and vector adds whose
+lanes are rows. Each row still reduces in its own order (no bit changes).
+Only when the points' order cannot be seen (as for the loop order), no
+input is contiguous along that loop and LLVM would not vectorise the
+reduction itself (`loop_order.reduction_self_vectorised`, which depends
+on `fast-math`).
+
 Refused, with a diagnostic naming the op and the module left unchanged:
 ops on tensors (bufferize first), ops whose scalar body upstream cannot
 build for their element types (e.g. `linalg.sub` on i1), indexing maps with
@@ -46,11 +63,14 @@ symbols, and loops whose extent no operand dimension gives.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from itertools import compress
 
 from xdsl.context import Context
+from xdsl.dialects import arith
 from xdsl.dialects.builtin import (
+    IntegerAttr,
     MemRefType,
     ModuleOp,
     TensorType,
@@ -59,9 +79,7 @@ from xdsl.dialects.builtin import (
 from xdsl.dialects.linalg import ops as linalg
 from xdsl.dialects.linalg.attrs import IteratorType
 from xdsl.ir import Operation, SSAValue
-from xdsl.ir.affine import (
-    AffineMap,
-)
+from xdsl.ir.affine import AffineConstantExpr, AffineDimExpr, AffineMap
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import (
     PatternRewriter,
@@ -72,8 +90,14 @@ from xdsl.rewriter import InsertPoint
 from xdsl.traits import is_side_effect_free
 
 from linalg_ext.diagnostics import OpPassFailed
+from linalg_ext.lowering.fast_math import FastMathMode
 from linalg_ext.lowering.loop_nest import LoopNestBuilder, map_indices, static_extent
-from linalg_ext.lowering.loop_order import vectorizable_order
+from linalg_ext.lowering.loop_order import (
+    Stride,
+    reduction_self_vectorised,
+    stride_along,
+    vectorizable_order,
+)
 from linalg_ext.lowering.runtime_checks import (
     DIVISIONS,
 )
@@ -84,6 +108,16 @@ from linalg_ext.lowering.structured_scalar import (
 )
 from linalg_ext.transforms.dps import buffer_root
 from linalg_ext.transforms.generalize import GENERALIZED_OPS, generalize
+
+INNER_UNROLL = 8
+"""With interleaved rows, the innermost reduction loop runs this many
+iterations per step (an 8x8 block of a row-major input whose rows LLVM
+loads as vectors and transposes, so that each vector lane sums one row in
+its own order)."""
+
+MAX_UNROLLED_BODY = 32
+"""Bodies of more ops than this are not unrolled `INNER_UNROLL` times (the
+rows are still interleaved)."""
 
 BODY_OPS = frozenset({linalg.YieldOp.name, linalg.IndexOp.name})
 """Linalg ops that only live in a structured op's body."""
@@ -162,18 +196,32 @@ def _store(
     b.store(value, operand, map_indices(b, map_, ivs))
 
 
-def _carried_loops(generic: linalg.GenericOp) -> int:
-    """How many innermost loops are reductions that no output map uses."""
+def _carried_loops(generic: linalg.GenericOp) -> tuple[int, list[bool]]:
+    """How many innermost loops are reductions whose outputs are carried,
+    and which outputs are (their maps use none of those loops): the most
+    loops that every output's map leaves out, or else, when every output
+    uses the innermost reduction (an argmax that also writes each
+    element), the most that some outputs leave out. (0, []) for none."""
     maps = [m.data for m in generic.indexing_maps]
     output_maps = maps[len(generic.inputs) :]
-    used = {d for m in output_maps for e in m.results for d in e.used_dims()}
+    uses = [{d for e in m.results for d in e.used_dims()} for m in output_maps]
     iterators = [t.data for t in generic.iterator_types]
-    count = 0
+    trailing = 0
     for loop in reversed(range(len(iterators))):
-        if iterators[loop] != IteratorType.REDUCTION or loop in used:
+        if iterators[loop] != IteratorType.REDUCTION:
             break
-        count += 1
-    return count
+        trailing += 1
+    best: tuple[int, list[bool]] = (0, [])
+    for count in range(1, trailing + 1):
+        inner = set(range(len(iterators) - count, len(iterators)))
+        carried = [not (used & inner) for used in uses]
+        if all(carried):
+            best = (count, carried)
+        elif not any(carried):
+            break
+        elif not best[1] or not all(best[1]):
+            best = (count, carried)
+    return best
 
 
 def _outputs_unshared(generic: linalg.GenericOp) -> bool:
@@ -199,6 +247,19 @@ def _body_reorderable(generic: linalg.GenericOp, runtime_checks: bool) -> bool:
     return True
 
 
+def points_reorderable(
+    generic: linalg.GenericOp, runtime_checks: bool, accesses_checked: bool
+) -> bool:
+    """Whether running `generic`'s points in another order cannot be seen:
+    no output shares a buffer with another operand, the body has no side
+    effects and, with run-time checks, no check can fail inside the loops
+    (`accesses_checked`: every access was checked before them; no division
+    in the body), so the first failure is the interpreter's."""
+    if runtime_checks and not accesses_checked:
+        return False
+    return _outputs_unshared(generic) and _body_reorderable(generic, runtime_checks)
+
+
 def loop_order(
     generic: linalg.GenericOp, runtime_checks: bool, accesses_checked: bool
 ) -> list[int]:
@@ -212,9 +273,7 @@ def loop_order(
     failure is the interpreter's; else the domain's order."""
     count = len(generic.iterator_types)
     domain = list(range(count))
-    if runtime_checks and not accesses_checked:
-        return domain
-    if not _outputs_unshared(generic) or not _body_reorderable(generic, runtime_checks):
+    if not points_reorderable(generic, runtime_checks, accesses_checked):
         return domain
     maps = [m.data for m in generic.indexing_maps]
     buffers = [
@@ -244,21 +303,28 @@ class _Lowering:
         op: Operation | None = None,
         runtime_checks: bool = False,
         unit_stride_innermost: bool = True,
+        interleave: int = 1,
+        fast_math: FastMathMode = "none",
     ):
         self.op = op or generic
+        self.fast_math = fast_math
         self.runtime_checks = runtime_checks
         self.unit_stride_innermost = unit_stride_innermost
+        self.interleave = interleave
         self.generic = generic
         self.maps = [m.data for m in generic.indexing_maps]
         self.num_inputs = len(generic.inputs)
         self.block = generic.body.block
-        carried = _carried_loops(generic) if carry_accumulators else 0
+        carried, self.carried_outputs = (
+            _carried_loops(generic) if carry_accumulators else (0, [])
+        )
         if carried and not _outputs_unshared(generic):
             carried = 0
         self.num_loops = self.maps[0].num_dims
         self.split = self.num_loops - carried
         """Loops before `split` store per iteration; those after carry the
-        outputs (none when `split` is the number of loops)."""
+        outputs of `carried_outputs` (none when `split` is the number of
+        loops) and store the others per iteration."""
 
     def emit(self, b: LoopNestBuilder) -> None:
         generic = self.generic
@@ -277,6 +343,7 @@ class _Lowering:
             order = loop_order(generic, self.runtime_checks, checked)
         if order != sorted(order):
             split = self.num_loops  # the innermost loop is parallel: no carry
+        factor = self._interleave_factor(order, split, upper, checked)
         lower: list[SSAValue] = []
         steps: list[SSAValue] = []
         if self.num_loops:
@@ -292,75 +359,322 @@ class _Lowering:
                 in_domain[order[position]] = iv
             return in_domain
 
-        def outer_body(
-            b: LoopNestBuilder, ivs: Sequence[SSAValue], _: Sequence[SSAValue]
-        ) -> Sequence[SSAValue]:
-            if split == self.num_loops:
-                self._element(b, point(ivs), None)
-                return ()
-            outputs = list(generic.outputs)
-            output_maps = self.maps[self.num_inputs :]
-            # The output maps use only the outer loops.
+        def carried(b: LoopNestBuilder, rows: Sequence[Sequence[SSAValue]]) -> None:
+            """The carried inner loops for the outer points `rows` (their
+            loops' ivs, in `order`): each row's accumulators loaded, one
+            nest computing every row's reduction, each row's stored."""
+            outputs = list(compress(generic.outputs, self.carried_outputs))
+            output_maps = list(
+                compress(self.maps[self.num_inputs :], self.carried_outputs)
+            )
+            width = len(outputs)
+            invariants: list[dict[SSAValue, SSAValue]] = [{} for _ in rows]
+            if not self.runtime_checks or checked:
+                # (Unchecked accesses fail in the interpreter's order.)
+                carried_loops = set(range(split, self.num_loops))
+                invariants = [
+                    self._invariants(b, point(ivs), carried_loops) for ivs in rows
+                ]
+            # The carried outputs' maps use only the outer loops.
             inits = [
                 _load(b, o, m, point(ivs))
+                for ivs in rows
                 for o, m in zip(outputs, output_maps, strict=True)
             ]
+
+            def inner_steps(
+                b: LoopNestBuilder,
+                steps_ivs: Sequence[Sequence[SSAValue]],
+                acc: Sequence[SSAValue],
+            ) -> Sequence[SSAValue]:
+                """The points of every row at the inner ivs `steps_ivs`
+                (in order): with several rows, every input element first
+                (so that LLVM may combine the loads of a row), then each
+                row's body, step by step."""
+                points = [
+                    [point((*ivs, *inner)) for ivs in rows] for inner in steps_ivs
+                ]
+                loaded = [list(invariants) for _ in points]
+                if len(rows) > 1:
+                    loaded = [
+                        [
+                            self._input_elements(b, p, known)
+                            for p, known in zip(step, invariants, strict=True)
+                        ]
+                        for step in points
+                    ]
+                values = list(acc)
+                for step, preloaded in zip(points, loaded, strict=True):
+                    for row, at in enumerate(step):
+                        own = values[row * width : (row + 1) * width]
+                        new = self._element(b, at, own, preloaded[row])
+                        values[row * width : (row + 1) * width] = new
+                return values
 
             def inner_body(
                 b: LoopNestBuilder,
                 inner_ivs: Sequence[SSAValue],
                 acc: Sequence[SSAValue],
             ) -> Sequence[SSAValue]:
-                return self._element(b, point((*ivs, *inner_ivs)), acc)
+                return inner_steps(b, [inner_ivs], acc)
 
-            finals = b.loop_nest(
-                uppers[split:],
-                inits,
-                inner_body,
-                lowers=lower[split:],
-                steps=steps[split:],
-                ivs=None,
-            )
-            for value, output, map_ in zip(finals, outputs, output_maps, strict=True):
-                _store(b, value, output, map_, point(ivs))
+            unroll = INNER_UNROLL if len(rows) > 1 else 1
+            if len(list(self.block.ops)) > MAX_UNROLLED_BODY:
+                unroll = 1  # (8 x 8 copies of a long body: compile time)
+            if unroll == 1:
+                finals = b.loop_nest(
+                    uppers[split:],
+                    inits,
+                    inner_body,
+                    lowers=lower[split:],
+                    steps=steps[split:],
+                    ivs=None,
+                )
+            else:
+
+                def unrolled(
+                    b: LoopNestBuilder,
+                    outer_ivs: Sequence[SSAValue],
+                    acc: Sequence[SSAValue],
+                ) -> Sequence[SSAValue]:
+                    """The innermost loop in steps of `unroll` iterations,
+                    then the rest one by one."""
+                    last = uppers[-1]
+                    rest = b.add(arith.RemUIOp(last, b.index(unroll)))
+                    main = b.add(arith.SubiOp(last, rest))
+
+                    def several(
+                        b: LoopNestBuilder, iv: SSAValue, acc: tuple[SSAValue, ...]
+                    ) -> Sequence[SSAValue]:
+                        ks = [iv] + [
+                            b.add(arith.AddiOp(iv, b.index(j)))
+                            for j in range(1, unroll)
+                        ]
+                        return inner_steps(b, [(*outer_ivs, k) for k in ks], acc)
+
+                    def one(
+                        b: LoopNestBuilder, iv: SSAValue, acc: tuple[SSAValue, ...]
+                    ) -> Sequence[SSAValue]:
+                        return inner_body(b, (*outer_ivs, iv), acc)
+
+                    acc = b.for_loop(main, acc, several, step=unroll, iv=None)
+                    return b.for_loop(last, acc, one, lower=main, iv=None)
+
+                finals = b.loop_nest(
+                    uppers[split:-1],
+                    inits,
+                    unrolled,
+                    lowers=lower[split:-1],
+                    steps=steps[split:-1],
+                    ivs=None,
+                )
+            for row, ivs in enumerate(rows):
+                for value, output, map_ in zip(
+                    finals[row * width : (row + 1) * width],
+                    outputs,
+                    output_maps,
+                    strict=True,
+                ):
+                    _store(b, value, output, map_, point(ivs))
+
+        def outer_body(
+            b: LoopNestBuilder, ivs: Sequence[SSAValue], _: Sequence[SSAValue]
+        ) -> Sequence[SSAValue]:
+            if split == self.num_loops:
+                self._element(b, point(ivs), None)
+            elif factor == 1:
+                carried(b, [ivs])
+            else:
+                self._interleaved(b, ivs, uppers[split - 1], factor, carried)
             return ()
 
+        outer = split if factor == 1 else split - 1
         b.loop_nest(
-            uppers[:split],
+            uppers[:outer],
             (),
             outer_body,
-            lowers=lower[:split],
-            steps=steps[:split],
+            lowers=lower[:outer],
+            steps=steps[:outer],
             ivs=None,
         )
+
+    def _interleave_factor(
+        self, order: list[int], split: int, upper: list[SSAValue], checked: bool
+    ) -> int:
+        """How many points of the loop around the carried reductions to
+        compute together (1: one at a time): `interleave` when that loop
+        is parallel, runs at least that often (or dynamically) and the
+        points may run in another order."""
+        factor = self.interleave
+        if factor <= 1 or split in (0, self.num_loops) or order != sorted(order):
+            return 1
+        loop = split - 1
+        if self.generic.iterator_types.data[loop].data != IteratorType.PARALLEL:
+            return 1
+        extent = upper[loop].owner
+        if isinstance(extent, arith.ConstantOp):
+            value = extent.value
+            if isinstance(value, IntegerAttr) and value.value.data < factor:
+                return 1
+        if not points_reorderable(self.generic, self.runtime_checks, checked):
+            return 1
+        if any(
+            stride_along(map_, loop) == Stride.UNIT
+            for operand, map_ in zip(
+                self.generic.inputs, self.maps[: self.num_inputs], strict=True
+            )
+            if isinstance(operand.type, MemRefType)
+        ):
+            # An input contiguous along that loop (a matmul's B along j):
+            # LLVM vectorises across it as it is.
+            return 1
+        outputs = self.block.args[self.num_inputs :]
+        accumulators = list(compress(outputs, self.carried_outputs))
+        reassociate = self.fast_math in ("reassoc", "fast")
+        if reduction_self_vectorised(self.block, accumulators, reassociate):
+            return 1  # LLVM splits each reduction over vector lanes itself
+        return factor
+
+    def _interleaved(
+        self,
+        b: LoopNestBuilder,
+        ivs: Sequence[SSAValue],
+        upper: SSAValue,
+        factor: int,
+        carried: Callable[[LoopNestBuilder, Sequence[Sequence[SSAValue]]], None],
+    ) -> None:
+        """The loop around the carried reductions (bound `upper`) in steps
+        of `factor`, the reductions of `factor` consecutive points in one
+        nest (independent chains LLVM overlaps, each in its own order),
+        then the remaining points one by one."""
+        remainder = b.add(arith.RemUIOp(upper, b.index(factor)))
+        main = b.add(arith.SubiOp(upper, remainder))
+
+        def together(
+            b: LoopNestBuilder, iv: SSAValue, _: tuple[SSAValue, ...]
+        ) -> Sequence[SSAValue]:
+            rows = [(*ivs, iv)]
+            for offset in range(1, factor):
+                rows.append((*ivs, b.add(arith.AddiOp(iv, b.index(offset)))))
+            carried(b, rows)
+            return ()
+
+        def alone(
+            b: LoopNestBuilder, iv: SSAValue, _: tuple[SSAValue, ...]
+        ) -> Sequence[SSAValue]:
+            carried(b, [(*ivs, iv)])
+            return ()
+
+        b.for_loop(main, (), together, step=factor, iv=None)
+        b.for_loop(upper, (), alone, lower=main, iv=None)
+
+    def _input_elements(
+        self,
+        b: LoopNestBuilder,
+        ivs: Sequence[SSAValue],
+        known: dict[SSAValue, SSAValue],
+    ) -> dict[SSAValue, SSAValue]:
+        """`known` and the elements the body reads of the other inputs at
+        point `ivs`, by block argument (loaded ahead of the stores of other
+        points: only when no output shares a buffer with an input)."""
+        elements = dict(known)
+        for arg, operand, map_ in zip(
+            self.block.args[: self.num_inputs],
+            self.generic.inputs,
+            self.maps[: self.num_inputs],
+            strict=True,
+        ):
+            if arg.uses and arg not in elements:
+                elements[arg] = _load(b, operand, map_, ivs)
+        return elements
+
+    def _invariants(
+        self, b: LoopNestBuilder, ivs: Sequence[SSAValue], inner: set[int]
+    ) -> dict[SSAValue, SSAValue]:
+        """What the body computes the same at every point of the loops
+        `inner` (domain loop numbers) around the outer point `ivs`, built
+        here, before them, by block argument or body value: the inputs
+        whose maps use none of those loops (when the load is in bounds
+        whether or not the loops run: each index a loop's, or a constant
+        inside a static dimension) and the side-effect-free ops of the body
+        that only use those (not integer divisions, which may trap, nor
+        ops with regions). The inner loops then only compute what
+        changes (a row's `sqrt(var + eps)` once per row)."""
+        values: dict[SSAValue, SSAValue] = {}
+        for arg, operand, map_ in zip(
+            self.block.args[: self.num_inputs],
+            self.generic.inputs,
+            self.maps[: self.num_inputs],
+            strict=True,
+        ):
+            if not arg.uses:
+                continue
+            if not isinstance(operand.type, MemRefType):
+                values[arg] = operand
+                continue
+            if any(d in inner for e in map_.results for d in e.used_dims()):
+                continue
+            shape = operand.type.get_shape()
+            if all(
+                isinstance(e, AffineDimExpr)
+                or (isinstance(e, AffineConstantExpr) and 0 <= e.value < shape[i])
+                for i, e in enumerate(map_.results)
+            ):
+                values[arg] = _load(b, operand, map_, ivs)
+        body = self.block
+        for op in body.ops:
+            if isinstance(op, linalg.YieldOp | linalg.IndexOp) or op.regions:
+                continue
+            if op.name in DIVISIONS or not is_side_effect_free(op):
+                continue
+            if not all(
+                v in values
+                or v.owner is not body
+                and v.owner.parent_block() is not body
+                for v in op.operands
+            ):
+                continue
+            clone = op.clone(value_mapper=dict(values))
+            b.insert(clone)
+            values.update(zip(op.results, clone.results, strict=True))
+        return values
 
     def _element(
         self,
         b: LoopNestBuilder,
         ivs: Sequence[SSAValue],
         accumulators: Sequence[SSAValue] | None,
+        inputs: dict[SSAValue, SSAValue] | None = None,
     ) -> Sequence[SSAValue]:
-        """The body at point `ivs`. With `accumulators`, the outputs' values
-        are those and the yielded values are returned; otherwise outputs are
-        loaded (if read) and the yielded values stored."""
+        """The body at point `ivs`, the inputs' elements `inputs` when
+        given (`_input_elements`). With `accumulators`, the carried
+        outputs' values are those and the values yielded to them are
+        returned; the other outputs are loaded (if read) and the values
+        yielded to them stored."""
         generic, block = self.generic, self.block
-        mapping: dict[SSAValue, SSAValue] = {}
+        carried = self.carried_outputs if accumulators is not None else []
+        carried = carried + [False] * (len(generic.outputs) - len(carried))
+        given = iter(accumulators or ())
+        mapping: dict[SSAValue, SSAValue] = dict(inputs or {})
         for position, (arg, operand, map_) in enumerate(
             zip(block.args, generic.operands, self.maps, strict=True)
         ):
-            if accumulators is not None and position >= self.num_inputs:
-                mapping[arg] = accumulators[position - self.num_inputs]
+            if arg in mapping:
+                continue
+            if position >= self.num_inputs and carried[position - self.num_inputs]:
+                mapping[arg] = next(given)
             elif arg.uses:
                 mapping[arg] = _load(b, operand, map_, ivs)
         yielded = inline_body(b, block, mapping, ivs)
-        if accumulators is not None:
-            return yielded
-        outputs = generic.outputs
-        for value, output, map_ in zip(
-            yielded, outputs, self.maps[self.num_inputs :], strict=True
+        returned: list[SSAValue] = []
+        for value, output, map_, is_carried in zip(
+            yielded, generic.outputs, self.maps[self.num_inputs :], carried, strict=True
         ):
-            _store(b, value, output, map_, ivs)
-        return ()
+            if is_carried:
+                returned.append(value)
+            else:
+                _store(b, value, output, map_, ivs)
+        return returned
 
 
 @dataclass(frozen=True)
@@ -370,6 +684,8 @@ class LowerStructuredOpToLoops(RewritePattern):
     carry_accumulators: bool = True
     runtime_checks: bool = False
     unit_stride_innermost: bool = True
+    interleave_reductions: int = 1
+    fast_math: FastMathMode = "none"
 
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
         if not is_lowered_here(op):
@@ -383,6 +699,8 @@ class LowerStructuredOpToLoops(RewritePattern):
             op,
             self.runtime_checks,
             self.unit_stride_innermost,
+            self.interleave_reductions,
+            self.fast_math,
         )
         lowering.emit(builder)
         rewriter.insert(builder.take_ops(), InsertPoint.before(op))
@@ -414,6 +732,19 @@ class ConvertLinalgToLoopsPass(ModulePass):
     there is one and the order of the points cannot be seen; false keeps
     the domain's order (upstream's)."""
 
+    interleave_reductions: int = 1
+    """Compute the carried reductions of this many consecutive points of
+    the parallel loop around them together (a row sum: that many rows at
+    once), when their order cannot be seen: independent dependency chains
+    the CPU overlaps, each summed in its own order (no result bit changes).
+    1 computes one point at a time. Not done for reductions LLVM
+    vectorises by itself (`loop_order.reduction_self_vectorised`)."""
+
+    fast_math: FastMathMode = "none"
+    """The fast-math mode the float ops will be lowered with
+    (convert-arith-to-llvm's): with `reassoc` or `fast` LLVM vectorises
+    float sums and products itself, so they are not interleaved."""
+
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         problems = [
             (target, problem)
@@ -430,6 +761,8 @@ class ConvertLinalgToLoopsPass(ModulePass):
                 self.carry_accumulators,
                 self.runtime_checks,
                 self.unit_stride_innermost,
+                self.interleave_reductions,
+                self.fast_math,
             ),
             apply_recursively=False,
         ).rewrite_module(op)

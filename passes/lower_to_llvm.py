@@ -73,6 +73,11 @@ APPROXIMATION_STEP = "math-polynomial-approximation-ext"
 """The pass that `approximate-math` (or `fast-math=fast`) runs before
 convert-math-to-llvm: f32 math functions as vectorisable polynomials."""
 
+INTERLEAVED_REDUCTIONS = 8
+"""convert-linalg-to-loops-ext's `interleave-reductions`: a reduction
+carried in registers (a row sum) is computed for this many rows at once,
+independent chains instead of one chain of dependent additions."""
+
 CHECKED_STEPS = frozenset(
     {
         "linalg-contraction-microkernel",
@@ -187,10 +192,17 @@ class LowerToLLVMPass(StagedPass):
                 options["parallel"] = self.parallel
             if step == "finalize-memref-to-llvm":
                 options["use_generic_functions"] = self.use_generic_functions
+            if step == "convert-linalg-to-loops-ext":
+                options["interleave_reductions"] = INTERLEAVED_REDUCTIONS
             if step in CHECKED_STEPS and self.runtime_checks:
                 options["runtime_checks"] = True
             if (
-                step in ("convert-vector-to-llvm-ext", "convert-arith-to-llvm")
+                step
+                in (
+                    "convert-vector-to-llvm-ext",
+                    "convert-arith-to-llvm",
+                    "convert-linalg-to-loops-ext",
+                )
                 and self.fast_math != "none"
             ):
                 options["fast_math"] = self.fast_math

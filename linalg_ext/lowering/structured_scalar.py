@@ -119,12 +119,15 @@ def inline_body(
 ) -> list[SSAValue]:
     """Clone the ops of a Linalg body at the point `ivs` (its arguments
     already in `mapping`; `linalg.index` is the induction variable of its
-    loop); returns the values it yields, mapped."""
+    loop); returns the values it yields, mapped. An op whose results are
+    all in `mapping` already (computed outside the loops) is not cloned."""
     for body_op in block.ops:
         if isinstance(body_op, linalg.YieldOp):
             return [mapping.get(v, v) for v in body_op.operands]
         if isinstance(body_op, linalg.IndexOp):
             mapping[body_op.result] = ivs[body_op.dim.value.data]
+            continue
+        if body_op.results and all(r in mapping for r in body_op.results):
             continue
         b.insert(body_op.clone(value_mapper=mapping))
     raise AssertionError("a linalg body ends with linalg.yield")

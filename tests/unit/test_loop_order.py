@@ -21,13 +21,15 @@ import sys
 import numpy as np
 import pytest
 from xdsl.dialects.builtin import MemRefType, ModuleOp
-from xdsl.ir.affine import AffineMap
+from xdsl.ir.affine import AffineExpr, AffineMap
 
 from helpers import REPO, parse_module, print_module
 from linalg_ext.jit import compile_module
 from linalg_ext.jit.compiler import llvm_binding
 from linalg_ext.lowering.loop_order import (
+    MIN_VECTOR_LOOP,
     SHORT_LOOP,
+    TINY_WINDOW,
     Stride,
     stride_along,
     vectorizable_order,
@@ -124,9 +126,31 @@ func.func @f(%x: memref<70x65xf32>, %y: memref<70x65xf32>, %o: memref<65x70xf32>
 }
 """
 
+# The domain (n, oh, ow, c, kh, kw) ends in a 3x3 window: ow (10
+# iterations, under SHORT_LOOP) still moves innermost, past c (strided).
+DEPTHWISE = """
+func.func @f(%x: memref<1x3x12x12xf32>, %w: memref<3x3x3xf32>, %o: memref<1x3x10x10xf32>) {
+  linalg.depthwise_conv_2d_nchw_chw {dilations = dense<1> : vector<2xi64>, strides = dense<1> : vector<2xi64>}
+    ins(%x, %w : memref<1x3x12x12xf32>, memref<3x3x3xf32>) outs(%o : memref<1x3x10x10xf32>)
+  return
+}
+"""
+
+# c is the last parallel loop before the window: innermost once LLVM
+# unrolls the window, so the order stays.
+POOL_NHWC = """
+func.func @f(%x: memref<1x10x10x16xf32>, %w: memref<3x3xf32>, %o: memref<1x8x8x16xf32>) {
+  linalg.pooling_nhwc_sum {dilations = dense<1> : vector<2xi64>, strides = dense<1> : vector<2xi64>}
+    ins(%x, %w : memref<1x10x10x16xf32>, memref<3x3xf32>) outs(%o : memref<1x8x8x16xf32>)
+  return
+}
+"""
+
 # The output is strided along the innermost loop j and the inputs along i:
 # no loop qualifies, the domain's order stays.
 PROGRAMS = {
+    "depthwise_conv_window": (DEPTHWISE, True),
+    "pooling_nhwc_window": (POOL_NHWC, False),
     "matmul": (MATMUL, True),
     "matmul_dynamic": (MATMUL_DYNAMIC, True),
     "matmul_short": (MATMUL_SHORT, False),
@@ -263,6 +287,33 @@ def test_stride_classes():
     ]
     short = [None, SHORT_LOOP - 1, None]
     assert vectorizable_order(matmul, outputs, [True, True, False], short) == [0, 1, 2]
+
+
+def test_short_loop_moves_past_a_tiny_window():
+    # depthwise_conv_2d_nchw_chw: (n, oh, ow, c, kh, kw).
+    n, h, w, c, kh, kw = (AffineExpr.dimension(d) for d in range(6))
+    maps = [
+        AffineMap(6, 0, (n, c, h + kh, w + kw)),
+        AffineMap(6, 0, (c, kh, kw)),
+        AffineMap(6, 0, (n, c, h, w)),
+    ]
+    outputs = [False, False, True]
+    parallel = [True] * 4 + [False] * 2
+    assert vectorizable_order(maps, outputs, parallel, [1, 56, 56, 32, 3, 3]) == [
+        0,
+        1,
+        3,
+        4,
+        5,
+        2,
+    ]
+    # Too short a loop, too long a window, or a dynamic one: the domain's.
+    short = [1, 56, MIN_VECTOR_LOOP - 1, 32, 3, 3]
+    assert vectorizable_order(maps, outputs, parallel, short) == list(range(6))
+    wide = [1, 56, 56, 32, 3, TINY_WINDOW]
+    assert vectorizable_order(maps, outputs, parallel, wide) == list(range(6))
+    dynamic = [1, 56, 56, 32, None, 3]
+    assert vectorizable_order(maps, outputs, parallel, dynamic) == list(range(6))
 
 
 def _optimized_llvm_ir(text: str) -> str:

@@ -67,8 +67,8 @@ func.func @dynamic(%a: memref<?x?xf32>, %out: memref<?x?xf32>) {
 // CHECK-NEXT:        %r = arith.addf %[[X]], %[[O]] : f32
 // CHECK-NEXT:        memref.store %r, %out[%[[I]], %[[J]]] : memref<?x?xf32>
 
-// Two outputs, one reduced along d1 and one indexed by it: the reduction
-// loop is used by an output map, so both are loaded and stored in it.
+// Two outputs, one reduced along d1 and one indexed by it: the reduced one
+// is carried through the reduction loop, the other stored in it.
 func.func @multi_output(%a: memref<3x5xi32>, %sum: memref<3xi32>, %idx: memref<3x5xindex>) {
   linalg.generic {indexing_maps = [#id, #row, #id], iterator_types = ["parallel", "reduction"]}
       ins(%a : memref<3x5xi32>) outs(%sum, %idx : memref<3xi32>, memref<3x5xindex>) {
@@ -83,13 +83,15 @@ func.func @multi_output(%a: memref<3x5xi32>, %sum: memref<3xi32>, %idx: memref<3
 }
 // CHECK-LABEL: func.func @multi_output
 // CHECK:         scf.for %[[I:.*]] = %c0 to %c3 step %c1 {
-// CHECK-NEXT:      scf.for %[[J:.*]] = %c0 to %c5 step %c1 {
+// CHECK-NEXT:      %[[INIT:.*]] = memref.load %sum[%[[I]]] : memref<3xi32>
+// CHECK-NEXT:      %[[SUM:.*]] = scf.for %[[J:.*]] = %c0 to %c5 step %c1 iter_args(%[[ACC:.*]] = %[[INIT]]) -> (i32) {
 // CHECK-NEXT:        %[[X:.*]] = memref.load %a[%[[I]], %[[J]]] : memref<3x5xi32>
-// CHECK-NEXT:        %[[ACC:.*]] = memref.load %sum[%[[I]]] : memref<3xi32>
 // CHECK-NEXT:        %s = arith.addi %[[X]], %[[ACC]] : i32
 // CHECK-NEXT:        %k = arith.addi %[[I]], %[[J]] : index
-// CHECK-NEXT:        memref.store %s, %sum[%[[I]]] : memref<3xi32>
 // CHECK-NEXT:        memref.store %k, %idx[%[[I]], %[[J]]] : memref<3x5xindex>
+// CHECK-NEXT:        scf.yield %s : i32
+// CHECK-NEXT:      }
+// CHECK-NEXT:      memref.store %[[SUM]], %sum[%[[I]]] : memref<3xi32>
 
 // Innermost reductions no output map uses: the output element is loaded
 // once, carried in iter_args through the reduction loops, stored once.
