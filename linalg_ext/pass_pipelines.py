@@ -23,15 +23,19 @@ def model_pipeline(fold_limit: int = DEFAULT_FOLD_LIMIT) -> str:
     - `linalg-fold-constants-ext`: ops on constants only (the
       `linalg.transpose` of a GEMM's weight with transB, a broadcast bias)
       become constants, computed once at compile time;
-    - `linalg-fuse-elementwise-ext`: chains of elementwise generics (bias,
-      activation, the steps of a GELU) become one loop nest;
+    - `linalg-fuse-elementwise-ext{permutations-into-contractions=true}`:
+      chains of elementwise generics (bias, activation, the steps of a
+      GELU) become one loop nest, and a contraction reads the source of a
+      transpose or broadcast feeding it (a GEMM's transB weight too large
+      to fold, attention's K^T) through its indexing map, which the
+      micro-kernel packs anyway;
     - `canonicalize-ext` again: fusion leaves dead `tensor.empty`s, unused
       fills and duplicated operands behind.
     """
     return (
         "canonicalize-ext,"
         f"linalg-fold-constants-ext{{max-elements={fold_limit}}},"
-        "linalg-fuse-elementwise-ext,"
+        "linalg-fuse-elementwise-ext{permutations-into-contractions=true},"
         "canonicalize-ext"
     )
 

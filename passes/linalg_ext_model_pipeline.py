@@ -10,7 +10,8 @@ runs, in order,
 1. the model pipeline (`linalg_ext.pass_pipelines.model_pipeline`, the
    text `linalg_ext.models.MODEL_PIPELINE` names): `canonicalize-ext`,
    `linalg-fold-constants-ext{max-elements=<fold-limit>}`,
-   `linalg-fuse-elementwise-ext`, `canonicalize-ext` -- the constant
+   `linalg-fuse-elementwise-ext{permutations-into-contractions=true}`,
+   `canonicalize-ext` -- the constant
    `linalg.transpose` of a GEMM weight with transB is computed once, the
    elementwise chains (bias, activation) become one loop nest;
 2. with `to=buffers` or `to=llvm`, the JIT's bufferization

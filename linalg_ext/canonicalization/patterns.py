@@ -48,6 +48,7 @@ from xdsl.pattern_rewriter import (
     RewritePattern,
     op_type_rewrite_pattern,
 )
+from xdsl.traits import is_side_effect_free
 
 from linalg_ext.canonicalization.folds import (
     more_canonicalization_patterns,
@@ -188,11 +189,19 @@ class EraseIdentityGeneric(RewritePattern):
 
 
 class RemoveDeadGenericResults(RewritePattern):
-    """A `linalg.generic` on tensors drops the outputs whose results are
-    unused and whose init its body does not read, and the inputs it
-    receives twice or does not read (upstream's
-    DeduplicateAndRemoveDeadOperandsAndResults); the body computes only
-    what is still yielded (what then has no use is erased as dead)."""
+    """A `linalg.generic` on tensors drops its dead outputs and the inputs
+    it receives twice or does not read (upstream's
+    DeduplicateAndRemoveDeadOperandsAndResults, extended), with the body
+    ops that only computed what a dropped output yielded.
+
+    An output is dead when its result is unused and its init is read only
+    by the ops that compute the value yielded for it (its "exclusive
+    slice": the pure body ops whose values flow into dead yields only).
+    Upstream keeps every output whose init the body reads; here the argmax
+    torch-mlir computes beside a max (`linalg.index`, `arith.cmpf`,
+    `arith.select` of the init into an i64 output) goes when only the max
+    is used. A live result's computation is never touched: an op whose
+    value also reaches a live yield is not in the slice."""
 
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: GenericOp, rewriter: PatternRewriter):
@@ -201,17 +210,13 @@ class RemoveDeadGenericResults(RewritePattern):
         if len(op.results) != len(op.outputs):
             return
         block = op.body.block
-        n_in = len(op.inputs)
         maps = list(op.indexing_maps.data)
         yielded = _yielded(block)
-        keep_out = [
-            bool(op.results[i].uses) or bool(block.args[n_in + i].uses)
-            for i in range(len(op.outputs))
-        ]
-        if not any(keep_out):
-            keep_out[0] = True  # a generic needs an output: upstream keeps one
+        dead, sliced = _dead_outputs(op)
+        keep_out = [i not in dead for i in range(len(op.outputs))]
         # Inputs: the first of equal (value, map) pairs is kept; later
-        # duplicates read through it; unread inputs go.
+        # duplicates read through it; inputs read only by the dropped
+        # slice (or not at all) go.
         keep_in: list[bool] = []
         replacement: dict[int, int] = {}
         for i, value in enumerate(op.inputs):
@@ -227,7 +232,12 @@ class RemoveDeadGenericResults(RewritePattern):
                 replacement[i] = first
                 keep_in.append(False)
             else:
-                keep_in.append(bool(block.args[i].uses))
+                keep_in.append(
+                    any(
+                        _in_block(use.operation, block) not in sliced
+                        for use in block.args[i].uses
+                    )
+                )
         if all(keep_in) and all(keep_out):
             return
         # Loop bounds come from the operands' shapes: every loop must still
@@ -260,13 +270,13 @@ class RemoveDeadGenericResults(RewritePattern):
             op.iterator_types.data,
             [r.type for r, k in zip(op.results, keep_out, strict=True) if k],
         )
-        for nested in block.ops:
-            if nested is block.last_op:
-                break
-            clone = nested.clone(value_mapper=arg_map)
-            new_block.add_op(clone)
         terminator = block.last_op
         assert terminator is not None
+        for nested in block.ops:
+            # The slice reads dropped block arguments: it is not cloned
+            # (nothing kept uses it).
+            if nested is not terminator and nested not in sliced:
+                new_block.add_op(nested.clone(value_mapper=arg_map))
         new_block.add_op(
             type(terminator).create(
                 operands=[arg_map.get(v, v) for v in new_yield_values]
@@ -275,6 +285,69 @@ class RemoveDeadGenericResults(RewritePattern):
         results = iter(new.results)
         values: list[SSAValue | None] = [next(results) if k else None for k in keep_out]
         rewriter.replace(op, new, values)
+
+
+def _in_block(op: Operation, block: Block) -> Operation:
+    """`op`'s ancestor directly in `block` (`op` itself if it is there)."""
+    while op.parent_block() is not block:
+        parent = op.parent_op()
+        assert parent is not None, "a use inside the block's ops"
+        op = parent
+    return op
+
+
+def _exclusive_slice(block: Block, dead: set[int]) -> set[Operation]:
+    """The effect-free ops of `block` whose values all flow only into the
+    terminator's operands at positions `dead` (directly or through other
+    such ops): what computes only dead yields."""
+    terminator = block.last_op
+    sliced: set[Operation] = set()
+    # Uses follow definitions in a block: walking backwards, every user of
+    # an op is already classified when the op is reached.
+    for nested in reversed(list(block.ops)):
+        if nested is terminator or not is_side_effect_free(nested):
+            continue
+        users_dead = True
+        for result in nested.results:
+            for use in result.uses:
+                user = _in_block(use.operation, block)
+                if user is terminator:
+                    users_dead = users_dead and use.index in dead
+                else:
+                    users_dead = users_dead and user in sliced
+        if users_dead:
+            sliced.add(nested)
+    return sliced
+
+
+def _dead_outputs(op: GenericOp) -> tuple[set[int], set[Operation]]:
+    """The outputs `op` may drop (their results unused, their inits read
+    only by their exclusive slice) and the body ops computing only them.
+    One output stays when no result is used: a generic needs an output
+    (upstream keeps one); the unused op is then left to dead-code
+    elimination."""
+    block = op.body.block
+    terminator = block.last_op
+    n_in = len(op.inputs)
+    dead = {i for i, result in enumerate(op.results) if not result.uses}
+    if len(dead) == len(op.results):
+        dead.discard(0)
+    # Keeping an output keeps its yield's slice, which may read the init
+    # of another unused output: iterate until no more outputs are kept.
+    while True:
+        sliced = _exclusive_slice(block, dead)
+        still_dead = {
+            i
+            for i in dead
+            if all(
+                (user := _in_block(use.operation, block)) in sliced
+                or (user is terminator and use.index in dead)
+                for use in block.args[n_in + i].uses
+            )
+        }
+        if still_dead == dead:
+            return dead, sliced
+        dead = still_dead
 
 
 def _covers_loops(maps: Sequence[AffineMapAttr], num_loops: int) -> bool:

@@ -11,7 +11,9 @@ becomes one op computing `exp(a) + b` per element, with no `%t`.
 What is fused, and why some pairs are not, is in `fusion.py`; the tidying
 around it in `cleanup.py`; fusion through `tensor.collapse_shape` and
 `tensor.expand_shape` (by expanding a generic's loops) in `reshape.py`;
-input sharing in `shared_input.py`. Named elementwise ops and `linalg.map` are first
+input sharing in `shared_input.py`; transposes and broadcasts folded into
+the contractions reading them (`permutations-into-contractions`) in
+`contraction_operands.py`. Named elementwise ops and `linalg.map` are first
 generalised to `linalg.generic` so they take part.
 
 The pass walks each block's ops once, top-down, with a worklist: a fused op
@@ -46,6 +48,7 @@ from .cleanup import (
     fold_trivial_ops,
     simplify_dims,
 )
+from .contraction_operands import fold_permutations_into_contractions
 from .fusion import NotFused, check_fusion, check_reduction_pays, fuse
 from .reshape import (
     bypass_reshape_pair,
@@ -77,6 +80,9 @@ class Fuser:
     math_into_reduction: bool = False
     """Fuse producers with costly math into reducing consumers too
     (`check_reduction_pays`)."""
+    permutations_into_contractions: bool = False
+    """Fold transposes and broadcasts into the contractions that read them
+    (`contraction_operands`)."""
     refusals: dict[tuple[Operation, Operation], str] = field(default_factory=dict)
     """Why each pair was not fused: (producer, consumer) or, for input
     sharing, (first, second)."""
@@ -104,6 +110,11 @@ class Fuser:
             if merged:
                 generics = [o for o in module.walk() if isinstance(o, GenericOp)]
                 self.fuse_producers(generics)
+        # After the elementwise fusion, which leaves named contractions
+        # alone: generalising them first would let computed producers fuse
+        # into them.
+        if self.permutations_into_contractions:
+            fold_permutations_into_contractions(module)
         fold_trivial_ops(module)
         simplify_dims(module)
         erase_dead_ops(module)
@@ -219,12 +230,26 @@ class LinalgFuseElementwiseExtPass(ModulePass):
     Worth setting only for code compiled with `fast_math="fast"`, where the
     reduction vectorises too."""
 
+    permutations_into_contractions: bool = False
+    """Fold a `linalg.transpose` or `linalg.broadcast` (or a generic that
+    only moves its input's elements) into the contraction reading it
+    (`linalg.matmul`, `batch_matmul`, a multiply-accumulate generic): the
+    contraction, generalised, reads the source through a permuted map, and
+    the micro-kernel packs it from there. A transpose of a constant weight
+    (GEMM with transB) or of an activation (attention's Q·Kᵀ) is then no
+    longer computed on every call."""
+
     report: bool = False
     """Print one line per producer–consumer pair not fused, with the reason,
     to stderr."""
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        fuser = Fuser(self.diff_shapes, self.shared_input, self.math_into_reduction)
+        fuser = Fuser(
+            self.diff_shapes,
+            self.shared_input,
+            self.math_into_reduction,
+            self.permutations_into_contractions,
+        )
         fuser.run(op)
         if self.report:
             self.print_report(op, fuser)

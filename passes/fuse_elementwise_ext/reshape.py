@@ -424,6 +424,19 @@ def expand_consumer_of_collapse(consumer: GenericOp, input_index: int) -> Generi
     block = consumer.parent_block()
     assert block is not None
     _check_fusable_producer(producer, source, block)
+    _check_collapse_users(consumer, collapse)
+    for use in source.uses:
+        if use.operation is collapse:
+            continue
+        user = ancestor_in(block, use.operation)
+        if user is None or not consumer.is_before_in_block(user):
+            raise NotFused("the producer has another user before the consumer")
+    return expand_through_collapse(consumer, input_index)
+
+
+def _check_collapse_users(
+    consumer: GenericOp, collapse: tensor.CollapseShapeOp
+) -> None:
     num_inputs = len(consumer.inputs)
     if any(
         use.operation is not consumer or use.index >= num_inputs
@@ -432,13 +445,19 @@ def expand_consumer_of_collapse(consumer: GenericOp, input_index: int) -> Generi
         raise NotFused(
             "the tensor.collapse_shape has users other than the consumer's inputs"
         )
-    for use in source.uses:
-        if use.operation is collapse:
-            continue
-        user = ancestor_in(block, use.operation)
-        if user is None or not consumer.is_before_in_block(user):
-            raise NotFused("the producer has another user before the consumer")
 
+
+def expand_through_collapse(consumer: GenericOp, input_index: int) -> GenericOp:
+    """Expand `consumer`'s loops so that it reads, as input `input_index`,
+    the source of the `tensor.collapse_shape` giving that input (whatever
+    produces it); return the expanded op, which replaces `consumer` (its
+    results are collapsed back for `consumer`'s users). Raise NotFused,
+    changing nothing, when the collapse has other users or the expansion is
+    not possible."""
+    collapse = consumer.inputs[input_index].owner
+    assert isinstance(collapse, tensor.CollapseShapeOp)
+    _check_collapse_users(consumer, collapse)
+    source = collapse.src
     assert isinstance(source.type, TensorType)
     size_ops: list[Operation] = []
     extents = [

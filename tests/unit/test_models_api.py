@@ -214,8 +214,8 @@ def test_compile_model_runs_the_pass_at_tensors():
             make_context(), by_pass
         )
         assert print_module(by_pass) == print_module(by_text)
-        transposes = print_module(by_pass).count("linalg.transpose")
-        assert transposes == (0 if fold_limit > 24 else 1)
+        # Folded (default limit), or read through the contraction's map.
+        assert "linalg.transpose" not in print_module(by_pass)
     assert model_pipeline() == MODEL_PIPELINE
 
 

@@ -2,7 +2,8 @@
 // to=tensors the constant transpose of the weight is folded (the matmul reads
 // the transposed constant), and bias and relu are one elementwise generic.
 // RUN: linalg-ext-opt %s -p "linalg-ext-model-pipeline{to=tensors}" | filecheck %s
-// A fold limit below the weight's size keeps the transpose.
+// A fold limit below the weight's size does not fold the transpose: the
+// matmul, generalised, reads the weight through a transposed map instead.
 // RUN: linalg-ext-opt %s -p "linalg-ext-model-pipeline{to=tensors fold-limit=4}" | filecheck %s --check-prefix=LIMIT
 
 // CHECK-LABEL: func.func @gemm_relu(
@@ -21,10 +22,15 @@
 // CHECK:         func.return %[[R]] : tensor<?x2xf32>
 
 // LIMIT-LABEL: func.func @gemm_relu(
-// LIMIT:         linalg.transpose
-// LIMIT:         linalg.matmul
+// LIMIT-SAME:      %[[X:.*]]: tensor<?x3xf32>) -> tensor<?x2xf32> {
+// LIMIT:         %[[W:.*]] = arith.constant dense<{{\[}}[1.000000e+00, 2.000000e+00, 3.000000e+00], [4.000000e+00, -5.000000e+00, 6.000000e+00]]> : tensor<2x3xf32>
+// LIMIT-NOT:     linalg.transpose
+// LIMIT:         linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d2)>, affine_map<(d0, d1, d2) -> (d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1)>], iterator_types = ["parallel", "parallel", "reduction"]} ins(%[[X]], %[[W]] : tensor<?x3xf32>, tensor<2x3xf32>)
+// LIMIT:           arith.mulf
+// LIMIT-NEXT:      arith.addf
 // LIMIT:         linalg.generic
 // LIMIT-NOT:     linalg.generic
+// LIMIT-NOT:     linalg.transpose
 #map = affine_map<(d0, d1) -> (d0, d1)>
 #map1 = affine_map<(d0, d1) -> (d1)>
 module {
