@@ -50,13 +50,13 @@ import sys  # noqa: E402
 import time  # noqa: E402
 from collections.abc import Callable, Sequence  # noqa: E402
 from dataclasses import asdict, dataclass  # noqa: E402
-from importlib.util import find_spec  # noqa: E402
 from pathlib import Path  # noqa: E402
 from typing import Any  # noqa: E402
 
 import numpy as np  # noqa: E402
 from timing import machine_line  # noqa: E402
 
+from linalg_ext.frontends.onnx import extra_missing  # noqa: E402
 from linalg_ext.lowering.fast_math import FastMathMode  # noqa: E402
 
 NAME = "models"
@@ -74,17 +74,6 @@ def progress(line: str) -> None:
     """Where a long run is (stderr, so that stdout holds the table)."""
     elapsed = time.perf_counter() - STARTED
     print(f"  [{NAME} {elapsed:5.1f} s] {line}", file=sys.stderr, flush=True)
-
-
-def missing_extra() -> str | None:
-    """The first package of the `[onnx]` extra that is not installed."""
-    for module in ("onnx", "onnxruntime", "torch_mlir"):
-        try:
-            if find_spec(module) is None:
-                return module
-        except (ImportError, ValueError):
-            return module
-    return None
 
 
 @dataclass
@@ -366,7 +355,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     options = parser.parse_args(argv)
     if options.repetitions < 1:
         parser.error("--repetitions must be at least 1")
-    missing = missing_extra()
+    missing = extra_missing()
     if missing is not None:
         print(
             f"model bench: skipped, it needs the [onnx] extra: {INSTALL_HINT}"

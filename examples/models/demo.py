@@ -24,26 +24,16 @@ import sys
 import textwrap
 import time
 from collections import Counter
-from importlib.util import find_spec
 from pathlib import Path
 
 import numpy as np
+
+from linalg_ext.frontends.onnx import extra_missing
 
 REPO = Path(__file__).resolve().parent.parent.parent
 OUT = Path("build") / "demo"
 HEAD_LINES = 14
 WIDTH = 100
-
-
-def missing_extra() -> str | None:
-    """The first package of the `[onnx]` extra that is not installed."""
-    for module in ("onnx", "onnxruntime", "torch_mlir"):
-        try:
-            if find_spec(module) is None:
-                return module
-        except (ImportError, ValueError):
-            return module
-    return None
 
 
 def tool(name: str) -> str:
@@ -85,7 +75,7 @@ def main(argv: list[str] | None = None) -> int:
         "--size", choices=("small", "medium"), default="medium", help="the zoo's size"
     )
     args = parser.parse_args(argv)
-    missing = missing_extra()
+    missing = extra_missing()
     if missing is not None:
         print(
             "== 4. an ONNX model end to end: skipped, it needs the [onnx] extra: "

@@ -61,6 +61,7 @@ __all__ = [
     "WEIGHTS_MODES",
     "ModelImportError",
     "WeightsMode",
+    "extra_missing",
     "frontend_missing",
     "import_onnx",
     "weight_names",
@@ -89,9 +90,8 @@ class ModelImportError(Exception):
     """A model that cannot be imported, with a one-line reason."""
 
 
-def frontend_missing() -> str | None:
-    """The first of `onnx` and `torch_mlir` that is not installed, or None."""
-    for module in _FRONTEND_MODULES:
+def _first_missing(modules: tuple[str, ...]) -> str | None:
+    for module in modules:
         try:
             spec = find_spec(module)
         except (ImportError, ValueError):
@@ -99,6 +99,18 @@ def frontend_missing() -> str | None:
         if spec is None:
             return module
     return None
+
+
+def frontend_missing() -> str | None:
+    """The first of `onnx` and `torch_mlir` that is not installed, or None."""
+    return _first_missing(_FRONTEND_MODULES)
+
+
+def extra_missing() -> str | None:
+    """The first package of the whole `[onnx]` extra (the front end and
+    onnxruntime, which the demo, bench and tests compare with) that is not
+    installed, or None."""
+    return _first_missing(("onnx", "onnxruntime", "torch_mlir"))
 
 
 def _require_frontend() -> None:

@@ -177,13 +177,9 @@ def test_standing_bench_writes_every_workload_with_a_time_or_a_reason(tmp_path):
 
 
 def _has_onnx_extra() -> bool:
-    from linalg_ext.frontends.onnx import frontend_missing
+    from linalg_ext.frontends.onnx import extra_missing
 
-    try:
-        import onnxruntime  # noqa: F401  # pyright: ignore[reportUnusedImport]
-    except ImportError:
-        return False
-    return frontend_missing() is None
+    return extra_missing() is None
 
 
 @pytest.mark.skipif(not _has_onnx_extra(), reason="needs the [onnx] extra")

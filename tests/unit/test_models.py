@@ -20,14 +20,13 @@ import importlib
 import re
 import sys
 from functools import cache
-from importlib.util import find_spec
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import pytest
 
-from linalg_ext.frontends.onnx import frontend_missing
+from linalg_ext.frontends.onnx import extra_missing
 from linalg_ext.models import compile_model
 
 if TYPE_CHECKING:
@@ -46,7 +45,7 @@ variant_name = regenerate.variant_name
 FAMILIES = sorted(path.stem for path in DATA.glob("*.npz"))
 
 #: Where the extra is installed the models are built and imported here.
-LIVE = frontend_missing() is None and find_spec("onnxruntime") is not None
+LIVE = extra_missing() is None
 
 RTOL, ATOL = 1e-4, 1e-5
 
