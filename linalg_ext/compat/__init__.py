@@ -17,7 +17,8 @@ What it adds (see docs/compat.md):
   ops `div`, `negf`, `abs`, `floor`, `ceil`, `tanh`, `rsqrt`, `reciprocal`,
   `square`, `powf` (`linalg_ops`); upstream's OpDSL contractions,
   convolutions and poolings xDSL lacks (`matvec`, `dot`, depthwise
-  convolutions, ...: `linalg_opdsl`); `linalg.softmax` (`linalg_softmax`);
+  convolutions, ...: `linalg_opdsl`); `linalg.fill_rng_2d`
+  (`linalg_fill_rng`); `linalg.softmax` (`linalg_softmax`);
   `linalg.elementwise` and `#linalg.elementwise_kind` (`linalg_elementwise`);
   MLIR 19's `linalg.elemwise_unary`/`elemwise_binary` and `#linalg.unary_fn`,
   `binary_fn`, `type_fn` (`linalg_elemwise_legacy`);
@@ -240,10 +241,12 @@ def _install_once() -> None:
     from linalg_ext.compat.tensor_ops import TENSOR_OPS
 
     _add_operations(Linalg, LINALG_OPS)
-    # Upstream's OpDSL contractions, convolutions and poolings (`linalg_opdsl`).
+    # Upstream's OpDSL contractions, convolutions and poolings (`linalg_opdsl`),
+    # and its `fill_rng_2d` (`linalg_fill_rng`).
+    from linalg_ext.compat.linalg_fill_rng import FillRng2DOp
     from linalg_ext.compat.linalg_opdsl import OPDSL_OPS
 
-    _add_operations(Linalg, OPDSL_OPS)
+    _add_operations(Linalg, (*OPDSL_OPS, FillRng2DOp))
     _add_operations(Affine, (MaxOp,))
     _add_operations(Scf, FORALL_OPS)
     _add_operations(Tensor, (*TENSOR_OPS, ParallelInsertSliceOp))

@@ -23,8 +23,9 @@ from __future__ import annotations
 from xdsl.dialects.linalg import ops as linalg
 from xdsl.traits import HasParent
 
-PARENT_NAMES = ("linalg.generic", "linalg.map", "linalg.reduce")
-"""The ops whose body may read `linalg.index`."""
+PARENT_NAMES = ("linalg.generic", "linalg.map", "linalg.reduce", "linalg.fill_rng_2d")
+"""The ops whose body may read `linalg.index` (`linalg.fill_rng_2d`'s hidden
+body does: upstream's generic form of it shows that body)."""
 
 
 def install_index_parents() -> None:

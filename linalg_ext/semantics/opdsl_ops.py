@@ -19,12 +19,14 @@ from xdsl.interpreter import (
     register_impls,
 )
 
+from linalg_ext.compat.linalg_fill_rng import FillRng2DOp
 from linalg_ext.compat.linalg_opdsl import OPDSL_OPS
 from linalg_ext.compat.linalg_ops import DivUnsignedOp, ErfOp, RoundOp
 from linalg_ext.semantics.structured.execution import run_structured_op
 
 _BY_BODY: tuple[type[NamedOperation], ...] = (
     *OPDSL_OPS,
+    FillRng2DOp,
     RoundOp,
     ErfOp,
     DivUnsignedOp,

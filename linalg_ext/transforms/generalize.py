@@ -36,6 +36,7 @@ from linalg_ext.compat import linalg_ops as compat
 from linalg_ext.compat.checks import element_type
 from linalg_ext.compat.linalg_elementwise import ElementwiseOp
 from linalg_ext.compat.linalg_elemwise_legacy import ElemwiseBinaryOp, ElemwiseUnaryOp
+from linalg_ext.compat.linalg_fill_rng import FillRng2DOp
 from linalg_ext.compat.linalg_opdsl import OPDSL_OPS
 from linalg_ext.compat.linalg_reduce import ReduceOp
 from linalg_ext.type_functions import can_cast_signed, cast_signed
@@ -346,6 +347,7 @@ _BODY_BUILDERS: dict[type[Operation], BodyBuilder] = {
     linalg.PoolingNchwMaxOp: _pooling_max,
     # Their hidden bodies are built as upstream's region builder builds them.
     **dict.fromkeys(OPDSL_OPS, _own_region),
+    FillRng2DOp: _own_region,
 }
 
 GENERALIZED_OPS: frozenset[str] = frozenset(cls.name for cls in _BODY_BUILDERS)

@@ -58,6 +58,17 @@ def after_pass(module_pass: ModulePass, text: str) -> ModuleOp:
     return parse_module(print_module(module))
 
 
+def mlir_opt_text(text: str, *flags: str) -> str:
+    """What `mlir-opt-22 <flags>` (which must be installed and accept it)
+    prints for `text`, as it is."""
+    assert MLIR_OPT is not None
+    result = subprocess.run(
+        [MLIR_OPT, *flags], input=text, capture_output=True, text=True
+    )
+    assert result.returncode == 0, result.stderr
+    return result.stdout
+
+
 def after_mlir_opt(text: str, *flags: str) -> ModuleOp:
     """`text` after `mlir-opt-22 <flags>` (which must be installed and
     accept it), parsed."""

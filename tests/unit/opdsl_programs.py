@@ -1,8 +1,9 @@
-"""Programs of the OpDSL ops `linalg_ext.compat.linalg_opdsl` adds: one
-function per op and element type, on tensors or memrefs, its shapes read off
-the op's indexing maps (loop extents 2 and 3 in turn; strides 2 on the first
-window dimension, dilation 2 on the last). Used by test_opdsl_ops.py and by
-the coverage checks of test_generalize.py and test_convert_linalg_to_loops.py.
+"""Programs of the OpDSL ops `linalg_ext.compat.linalg_opdsl` and
+`linalg_fill_rng` add: one function per op and element type, on tensors or
+memrefs, its shapes read off the op's indexing maps (loop extents 2 and 3
+in turn; strides 2 on the first window dimension, dilation 2 on the last).
+Used by test_opdsl_ops.py, test_fill_rng.py and by the coverage checks of
+test_generalize.py and test_convert_linalg_to_loops.py.
 """
 
 from __future__ import annotations
@@ -110,6 +111,29 @@ def elementwise_function(op_name: str, kind: str, name: str) -> str:
     return f"func.func @{name}({signature}) {{\n  {op_name} {operands}\n  return\n}}\n"
 
 
+def fill_rng_function(element: str, kind: str, name: str, shape: str = "5x7") -> str:
+    """`@name` filling its `kind<shape x element>` argument with
+    `linalg.fill_rng_2d` between its `f64` arguments, from its `i32` seed."""
+    type_ = f"{kind}<{shape}x{element}>"
+    signature = f"%lo: f64, %hi: f64, %seed: i32, %o: {type_}"
+    operands = f"ins(%lo, %hi, %seed : f64, f64, i32) outs(%o : {type_})"
+    if kind == "tensor":
+        return (
+            f"func.func @{name}({signature}) -> {type_} {{\n"
+            f"  %r = linalg.fill_rng_2d {operands} -> {type_}\n"
+            f"  return %r : {type_}\n}}\n"
+        )
+    return (
+        f"func.func @{name}({signature}) {{\n"
+        f"  linalg.fill_rng_2d {operands}\n  return\n}}\n"
+    )
+
+
+FILL_RNG = [("f32", "tensor", "fill_rng_2d"), ("i32", "memref", "fill_rng_2d_m")]
+"""`linalg.fill_rng_2d`'s functions in `ALL_OPS` (its operands are not those
+of an `OpDslDescription`'s table entry): element, kind, name."""
+
+
 def _elementwise_functions(kinds: tuple[str, ...]) -> list[str]:
     return [
         elementwise_function(op, kind, op[7:] + ("_m" if kind == "memref" else ""))
@@ -125,6 +149,7 @@ ALL_OPS = "\n".join(
         for element, result, kind, name in variants(d)
     ]
     + _elementwise_functions(("tensor", "memref"))
+    + [fill_rng_function(*case) for case in FILL_RNG]
 )
 
 
@@ -136,6 +161,7 @@ MEMREF_OPS = "\n".join(
         if kind == "memref"
     ]
     + _elementwise_functions(("memref",))
+    + [fill_rng_function(*case) for case in FILL_RNG if case[1] == "memref"]
 )
 """The memref functions of `ALL_OPS`: what convert-linalg-to-loops-ext lowers."""
 
@@ -159,5 +185,11 @@ TILE_CASES = {d.name.removeprefix("linalg."): tile_case(d) for d in DESCRIPTIONS
 TILE_CASES.update(
     (op[7:], (elementwise_function(op, "tensor", "main"), op, [([1, 1], [1, 2])]))
     for op in ELEMENTWISE
+)
+# Its body reads the loop indices: a tile off the origin shows the shift.
+TILE_CASES["fill_rng_2d"] = (
+    fill_rng_function("f32", "tensor", "main"),
+    "linalg.fill_rng_2d",
+    [([1, 2], [3, 4]), ([3, 4], [2, 3])],
 )
 """Every OpDSL op's tile case, by the op's short name (test_tiling_structured)."""

@@ -41,6 +41,12 @@ PROGRAMS = sorted(
     for p in COMPAT_DIR.glob("*.mlir")
     if not p.name.startswith("invalid") and p.name not in MLIR_19_ONLY | RESOURCE_BLOBS
 )
+TRUNCI_WITH_FLAGS = {"fill_rng_2d.mlir"}
+"""Programs whose generic form, as mlir-opt-22 prints it, has an
+`arith.trunci` with `overflowFlags` (fill_rng_2d's body), a property xDSL
+0.74's `arith.trunci` does not define: their custom forms are compared
+here, their generic forms by tests/unit/test_fill_rng.py (flags stripped)."""
+GENERIC_PROGRAMS = [p for p in PROGRAMS if p.name not in TRUNCI_WITH_FLAGS]
 
 
 def mlir_opt(text: str, *flags: str) -> str:
@@ -63,14 +69,14 @@ def test_there_are_programs():
     }
 
 
-@pytest.mark.parametrize("path", PROGRAMS, ids=lambda p: p.name)
+@pytest.mark.parametrize("path", GENERIC_PROGRAMS, ids=lambda p: p.name)
 def test_generic_form_survives_upstream(path: Path):
     module = parse_module(path.read_text())
     upstream = mlir_opt(print_module(module, generic=True), "--mlir-print-op-generic")
     assert parse_module(upstream).is_structurally_equivalent(module)
 
 
-@pytest.mark.parametrize("path", PROGRAMS, ids=lambda p: p.name)
+@pytest.mark.parametrize("path", GENERIC_PROGRAMS, ids=lambda p: p.name)
 def test_upstream_reads_the_source_as_we_do(path: Path):
     text = path.read_text()
     upstream = mlir_opt(text, "--mlir-print-op-generic")

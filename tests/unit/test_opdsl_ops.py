@@ -85,6 +85,10 @@ def test_generalization_is_upstreams_op_for_op(upstream_generalized):
         upstream = theirs[name]
         assert generic.indexing_maps == upstream.indexing_maps, name
         assert generic.iterator_types == upstream.iterator_types, name
+        if name.startswith("fill_rng_2d"):
+            # Upstream's pass folds the constants of this body out of it;
+            # test_fill_rng.py compares it with upstream's unfolded body.
+            continue
         # Upstream's trunci carries overflow flags xDSL's does not: compare
         # the ops and their operands, not their properties.
         mine = [

@@ -23,6 +23,7 @@ from linalg_ext.bufferization.interface import (
 from linalg_ext.compat import (
     linalg_elementwise,
     linalg_elemwise_legacy,
+    linalg_fill_rng,
     linalg_opdsl,
     linalg_reduce,
     linalg_softmax,
@@ -139,6 +140,7 @@ def register_structured_ops() -> None:
         linalg_reduce,
         # Its ops' classes are made from a table; their base is defined here.
         linalg_opdsl,
+        linalg_fill_rng,
     )
     defined = [
         value
