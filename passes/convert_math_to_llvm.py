@@ -10,10 +10,14 @@ As upstream's pass of the same name, this converts the `math` ops only
   `copysign`, `fma`, `ctlz`, `cttz` (the width for 0), `ctpop`, `absi`
   (the minimum value is its own absolute value);
 - `rsqrt`: `1 / sqrt(x)`;
-- `fpowi`: the exponent converted to the float type (`llvm.sitofp`), then
-  `llvm.intr.pow`. (Upstream uses `llvm.intr.powi`, which needs
-  compiler-rt's `__powisf2` at run time, absent from an in-process JIT, and
-  rounds differently from `pow`.);
+- `fpowi`: square and multiply over the exponent's bits, in the order of
+  LLVM's `llvm.intr.powi` (which upstream lowers it to; compiler-rt's
+  `__powisf2`, absent from an in-process JIT, and LLVM's own expansion of
+  a constant exponent) and of the interpreter: `x ** 3` is `x * (x * x)`,
+  a negative exponent the reciprocal. A constant exponent (torch-mlir's
+  `x ** 3` in GELU) is unrolled into `llvm.fmul`s, so loops with it
+  vectorise; another calls `__linalg_ext_fpowi_<float>_<int>`, a function
+  this pass adds to the module;
 - `ipowi`: a call to `__linalg_ext_ipowi_<type>`, a function this pass adds
   to the module (square and multiply; a negative exponent gives 0 but for
   the bases 1 and -1);
@@ -34,7 +38,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from xdsl.context import Context
-from xdsl.dialects import llvm, math
+from xdsl.dialects import arith, llvm, math
 from xdsl.dialects.builtin import (
     AnyFloat,
     BFloat16Type,
@@ -50,6 +54,7 @@ from xdsl.dialects.builtin import (
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import PatternRewriter, RewritePattern
+from xdsl.utils.comparisons import to_signed
 
 from linalg_ext.compat import llvm_ops
 from linalg_ext.lowering.llvm_types import (
@@ -166,29 +171,59 @@ def _libm_call(
     return new_ops, result
 
 
+def _defined(module: ModuleOp, name: str) -> bool:
+    return any(
+        isinstance(op, llvm.FuncOp) and op.sym_name.data == name for op in module.ops
+    )
+
+
+def _append(block: Block, op: Operation) -> SSAValue:
+    """Add `op` to `block`; its result."""
+    block.add_op(op)
+    return op.results[0]
+
+
+def _icmp(block: Block, predicate: str, lhs: SSAValue, rhs: SSAValue) -> SSAValue:
+    flag = IntegerAttr(llvm.ICmpPredicateFlag(predicate).to_int(), 64)
+    return _append(block, llvm.ICmpOp(lhs, rhs, flag))
+
+
+def _square_and_multiply(
+    loop: Block,
+    body: Block,
+    done: Block,
+    one: SSAValue,
+    zero: SSAValue,
+    multiply: Callable[[SSAValue, SSAValue], Operation],
+    halve: Callable[[SSAValue], Operation],
+) -> None:
+    """The loop of a power by squaring: `loop(accumulated, square,
+    remaining)` ends in `done(accumulated)` once `remaining` is 0; `body`
+    multiplies the square in where `remaining`'s low bit is set, squares,
+    and halves `remaining`."""
+    accumulated, square, remaining = loop.args
+    finished = _icmp(loop, "eq", remaining, zero)
+    loop.add_op(llvm.CondBrOp(finished, done, [accumulated], body, []))
+    low_bit = _append(body, llvm.AndOp(remaining, one))
+    bit_set = _icmp(body, "ne", low_bit, zero)
+    product = _append(body, multiply(accumulated, square))
+    next_accumulated = _append(body, llvm.SelectOp(bit_set, product, accumulated))
+    next_square = _append(body, multiply(square, square))
+    next_remaining = _append(body, halve(remaining))
+    body.add_op(llvm.BrOp(loop, next_accumulated, next_square, next_remaining))
+
+
 def _integer_power_function(module: ModuleOp, type_: IntegerType) -> str:
     """Define (once) `__linalg_ext_ipowi_<type>(base, exponent)`: square and
     multiply over the exponent's bits; a negative exponent gives 1 for the
     base 1, ±1 for the base -1 (by the exponent's parity), else 0."""
     name = f"{IPOWI_PREFIX}{type_}"
-    for op in module.ops:
-        if isinstance(op, llvm.FuncOp) and op.sym_name.data == name:
-            return name
+    if _defined(module, name):
+        return name
 
     def constant(block: Block, value: int) -> SSAValue:
-        op = llvm.ConstantOp(IntegerAttr(value, type_, truncate_bits=True), type_)
-        block.add_op(op)
-        return op.result
-
-    def icmp(block: Block, predicate: str, lhs: SSAValue, rhs: SSAValue) -> SSAValue:
-        flag = llvm.ICmpPredicateFlag(predicate).to_int()
-        op = llvm.ICmpOp(lhs, rhs, IntegerAttr(flag, 64))
-        block.add_op(op)
-        return op.res
-
-    def add(block: Block, op: Operation) -> SSAValue:
-        block.add_op(op)
-        return op.results[0]
+        attribute = IntegerAttr(value, type_, truncate_bits=True)
+        return _append(block, llvm.ConstantOp(attribute, type_))
 
     entry = Block(arg_types=[type_, type_])
     negative = Block()
@@ -198,32 +233,27 @@ def _integer_power_function(module: ModuleOp, type_: IntegerType) -> str:
     base, exponent = entry.args
 
     zero, one = constant(entry, 0), constant(entry, 1)
-    is_negative = icmp(entry, "slt", exponent, zero)
+    is_negative = _icmp(entry, "slt", exponent, zero)
     entry.add_op(llvm.CondBrOp(is_negative, negative, [], loop, [one, base, exponent]))
 
     minus_one = constant(negative, -1)
-    odd = icmp(negative, "ne", add(negative, llvm.AndOp(exponent, one)), zero)
-    parity = add(negative, llvm.SelectOp(odd, minus_one, one))
-    of_minus_one = add(
-        negative,
-        llvm.SelectOp(icmp(negative, "eq", base, minus_one), parity, zero),
-    )
-    result = add(
-        negative, llvm.SelectOp(icmp(negative, "eq", base, one), one, of_minus_one)
-    )
+    odd = _icmp(negative, "ne", _append(negative, llvm.AndOp(exponent, one)), zero)
+    parity = _append(negative, llvm.SelectOp(odd, minus_one, one))
+    is_minus_one = _icmp(negative, "eq", base, minus_one)
+    of_minus_one = _append(negative, llvm.SelectOp(is_minus_one, parity, zero))
+    is_one = _icmp(negative, "eq", base, one)
+    result = _append(negative, llvm.SelectOp(is_one, one, of_minus_one))
     negative.add_op(llvm.ReturnOp(result))
 
-    accumulated, square, remaining = loop.args
-    finished = icmp(loop, "eq", remaining, zero)
-    loop.add_op(llvm.CondBrOp(finished, done, [accumulated], body, []))
-
-    bit_set = icmp(body, "ne", add(body, llvm.AndOp(remaining, one)), zero)
-    product = add(body, llvm.MulOp(accumulated, square))
-    next_accumulated = add(body, llvm.SelectOp(bit_set, product, accumulated))
-    next_square = add(body, llvm.MulOp(square, square))
-    next_remaining = add(body, llvm.LShrOp(remaining, one))
-    body.add_op(llvm.BrOp(loop, next_accumulated, next_square, next_remaining))
-
+    _square_and_multiply(
+        loop,
+        body,
+        done,
+        one,
+        zero,
+        llvm.MulOp,
+        lambda remaining: llvm.LShrOp(remaining, one),
+    )
     done.add_op(llvm.ReturnOp(done.args[0]))
 
     function = llvm.FuncOp(
@@ -231,6 +261,108 @@ def _integer_power_function(module: ModuleOp, type_: IntegerType) -> str:
         llvm.LLVMFunctionType([type_, type_], type_),
         linkage=llvm.LinkageAttr("internal"),
         body=Region([entry, negative, loop, body, done]),
+    )
+    module.body.block.add_op(function)
+    return name
+
+
+FPOWI_PREFIX = "__linalg_ext_fpowi_"
+"""Name prefix of the float power function added for `math.fpowi` with an
+exponent that is not a constant."""
+
+
+def _constant_exponent(exponent: SSAValue) -> int | None:
+    """The value of an `fpowi` exponent defined by a constant op, or None."""
+    owner = exponent.owner
+    if not isinstance(owner, arith.ConstantOp | llvm.ConstantOp):
+        return None
+    value = owner.value
+    if not isinstance(value, IntegerAttr) or not isinstance(value.type, IntegerType):
+        return None
+    return to_signed(value.value.data, value.type.width.data)
+
+
+def _unrolled_power(
+    base: SSAValue, exponent: int, fastmath: llvm.FastMathAttr
+) -> tuple[list[Operation], SSAValue]:
+    """`base ** exponent` as the multiplications of `__powisf2`'s loop for
+    that exponent (a product by 1 left out: it is exact)."""
+    new_ops: list[Operation] = []
+
+    def multiply(lhs: SSAValue, rhs: SSAValue) -> SSAValue:
+        product = llvm.FMulOp(lhs, rhs, fastmath)
+        new_ops.append(product)
+        return product.res
+
+    result: SSAValue | None = None
+    square = base
+    magnitude = abs(exponent)
+    while magnitude:
+        if magnitude & 1:
+            result = square if result is None else multiply(result, square)
+        magnitude >>= 1
+        if magnitude:
+            square = multiply(square, square)
+    if result is None or exponent < 0:
+        type_ = base.type
+        assert isinstance(type_, AnyFloat)
+        one = llvm.ConstantOp(FloatAttr(1.0, type_), type_)
+        new_ops.append(one)
+        if result is None:
+            return new_ops, one.result
+        reciprocal = llvm.FDivOp(one, result, fastmath)
+        new_ops.append(reciprocal)
+        result = reciprocal.res
+    return new_ops, result
+
+
+def _float_power_function(
+    module: ModuleOp, float_type: Attribute, exponent_type: IntegerType
+) -> str:
+    """Define (once) `__linalg_ext_fpowi_<float>_<int>(base, exponent)`: the
+    loop of `__powisf2` (the exponent halved toward zero, so a negative one
+    runs over the bits of its magnitude), the reciprocal if negative."""
+    name = f"{FPOWI_PREFIX}{float_type}_{exponent_type}"
+    if _defined(module, name):
+        return name
+    assert isinstance(float_type, AnyFloat)
+
+    entry = Block(arg_types=[float_type, exponent_type])
+    loop = Block(arg_types=[float_type, float_type, exponent_type])
+    body = Block()
+    done = Block(arg_types=[float_type])
+    base, exponent = entry.args
+
+    def integer(value: int) -> SSAValue:
+        attribute = IntegerAttr(value, exponent_type)
+        return _append(entry, llvm.ConstantOp(attribute, exponent_type))
+
+    zero, one, two = integer(0), integer(1), integer(2)
+    unit = FloatAttr(1.0, float_type)
+    one_float = _append(entry, llvm.ConstantOp(unit, float_type))
+    entry.add_op(llvm.BrOp(loop, one_float, base, exponent))
+
+    _square_and_multiply(
+        loop,
+        body,
+        done,
+        one,
+        zero,
+        llvm.FMulOp,
+        lambda remaining: llvm.SDivOp(remaining, two),
+    )
+    power = done.args[0]
+    negative = _icmp(done, "slt", exponent, zero)
+    reciprocal = _append(done, llvm.FDivOp(one_float, power))
+    done.add_op(
+        llvm.ReturnOp(_append(done, llvm.SelectOp(negative, reciprocal, power)))
+    )
+
+    function = llvm.FuncOp(
+        name,
+        llvm.LLVMFunctionType([float_type, exponent_type], float_type),
+        linkage=llvm.LinkageAttr("internal"),
+        body=Region([entry, loop, body, done]),
     )
     module.body.block.add_op(function)
     return name
@@ -267,9 +399,13 @@ def _convert(
         return [one, root, quotient], quotient.res
     elif kind is math.FPowIOp:
         base, exponent = operands
-        as_float = llvm.SIToFPOp(exponent, base.type)
-        power = llvm.FPowOp(base, as_float, fastmath)
-        return [as_float, power], power.res
+        constant = _constant_exponent(op.operands[1])
+        if constant is not None:
+            return _unrolled_power(base, constant, fastmath)
+        exponent_type = exponent.type
+        assert isinstance(exponent_type, IntegerType)
+        name = _float_power_function(_module_of(op), base.type, exponent_type)
+        new = llvm.CallOp(name, base, exponent, return_type=base.type)
     elif kind is math.IPowIOp:
         type_ = operands[0].type
         assert isinstance(type_, IntegerType)
@@ -330,7 +466,7 @@ def why_not_converted(op: Operation) -> str | None:
 @dataclass(frozen=True)
 class ConvertMathToLLVMPass(ModulePass):
     """Convert `math` ops on scalars to the `llvm` dialect: intrinsics, libm
-    calls, and a helper function for `ipowi` (see the module docstring)."""
+    calls, and helper functions for `ipowi` and `fpowi` (see the module docstring)."""
 
     name = "convert-math-to-llvm"
 

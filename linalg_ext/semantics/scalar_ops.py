@@ -48,6 +48,7 @@ from xdsl.utils.exceptions import InterpretationError
 
 from linalg_ext.compat.arith_ops import RemFOp
 from linalg_ext.semantics.arrays import numpy_view, shaped_array
+from linalg_ext.semantics.structured.arith_arrays import fpowi
 from linalg_ext.semantics.vector_ops import fused_multiply_add, lanewise
 from linalg_ext.shaped import element_type_or_self
 
@@ -343,8 +344,7 @@ def _fpowi(self, interpreter: Interpreter, op: Operation, args: PythonValues):
     base, exponent = args
     dtype = _float_dtype(op, op.operands[0].type)
     exponent = to_signed(exponent, _width(interpreter, op.operands[1].type))
-    with np.errstate(all="ignore"):
-        value = np.power(dtype.type(base), dtype.type(exponent))
+    value = fpowi(np.asarray(base, dtype=dtype), np.asarray(exponent))
     return (_float_result(op, value),)
 
 

@@ -441,8 +441,30 @@ for type_ in FLOATS:
         [type_, "i32"],
         [type_],
         f"  %r0 = math.fpowi %a, %b : {type_}, i32",
-        [(a, n) for a in (0.5, -1.5, 2.0, 3.0) for n in (-3, -1, 0, 1, 2, 7)],
-        exact=False,
+        [
+            (a, n)
+            for a in (0.5, -1.5, 1.1, 3.0, -0.0, math.inf, math.nan)
+            for n in (-3, -1, 0, 1, 2, 7, 13, -(2**31))
+        ],
+    )
+    # A constant exponent is unrolled: the same products as the loop.
+    add_case(
+        "math.fpowi_constant",
+        [type_],
+        [type_, type_, type_, type_],
+        "\n".join(
+            (
+                "  %three = arith.constant 3 : i64",
+                "  %minus_six = arith.constant -6 : i32",
+                "  %zero = arith.constant 0 : i16",
+                "  %large = arith.constant 1000001 : i32",
+                f"  %r0 = math.fpowi %a, %three : {type_}, i64",
+                f"  %r1 = math.fpowi %a, %minus_six : {type_}, i32",
+                f"  %r2 = math.fpowi %a, %zero : {type_}, i16",
+                f"  %r3 = math.fpowi %a, %large : {type_}, i32",
+            )
+        ),
+        [(1.1,), (-0.7,), (1.0000001,), (-0.0,), (math.nan,)],
     )
     add_case(
         "math.tanh_fast",
@@ -857,7 +879,7 @@ def _upstream(text: str, family: str) -> dict[str, list[str]]:
 
 ONE_TO_ONE: Callable[[Case], bool] = lambda case: (  # noqa: E731
     # Ops where we knowingly differ from upstream: libm calls (upstream has
-    # intrinsics), fpowi (pow instead of powi), ipowi, expm1/log1p
+    # intrinsics), fpowi (multiplications instead of powi), ipowi, expm1/log1p
     # (upstream's are inexact), the rounding divisions (expanded
     # differently), index constants (upstream folds them).
     not any(

@@ -180,6 +180,51 @@ def test_fpowi():
     assert got == float(np.float32(1.5) ** np.float32(-2))
 
 
+def _powi(base: np.float32, exponent: int) -> np.float32:
+    """LLVM's powi order: square and multiply from the lowest bit."""
+    result, square, magnitude = None, base, abs(exponent)
+    while magnitude:
+        if magnitude & 1:
+            result = square if result is None else result * square
+        magnitude >>= 1
+        square = square * square
+    result = np.float32(1) if result is None else result
+    return np.float32(1) / result if exponent < 0 else result
+
+
+def test_fpowi_multiplies_in_powi_order_on_scalars_and_in_bodies():
+    # x**3 is x * (x * x), not libm's powf: the two differ in the last bit
+    # for some x, which these include.
+    rng = np.random.default_rng(3)
+    x = rng.uniform(-3, 3, 64).astype(np.float32)
+    exponents = np.array([3, 5, -3, 0, 1, 13, -7, 2] * 8, dtype=np.int32)
+    expected = np.array([_powi(a, int(n)) for a, n in zip(x, exponents, strict=True)])
+    assert any(
+        e != np.float32(a) ** np.float32(n)
+        for a, n, e in zip(x, exponents, expected, strict=True)
+    )
+    for a, n, e in zip(x[:8], exponents[:8], expected[:8], strict=True):
+        got = run_scalar(
+            "math.fpowi %a0, %a1 : f32, i32", ["f32", "i32"], "f32", float(a), int(n)
+        )
+        assert np.float32(got) == e
+    source = """
+    func.func @f(%a: tensor<64xf32>, %n: tensor<64xi32>) -> tensor<64xf32> {
+      %o = tensor.empty() : tensor<64xf32>
+      %r = linalg.generic {indexing_maps = [affine_map<(i) -> (i)>, affine_map<(i) -> (i)>, affine_map<(i) -> (i)>],
+                           iterator_types = ["parallel"]}
+          ins(%a, %n : tensor<64xf32>, tensor<64xi32>) outs(%o : tensor<64xf32>) {
+      ^bb0(%x: f32, %e: i32, %w: f32):
+        %p = math.fpowi %x, %e : f32, i32
+        linalg.yield %p : f32
+      } -> tensor<64xf32>
+      return %r : tensor<64xf32>
+    }
+    """
+    (got,) = run_function(parse_module(source), "f", [x, exponents]).results
+    np.testing.assert_array_equal(got, expected)
+
+
 def test_round_halves_away_from_zero_without_double_rounding():
     just_below_half = float(np.nextafter(np.float32(0.5), np.float32(0)))
     assert run_scalar("math.round %a0 : f32", ["f32"], "f32", just_below_half) == 0.0

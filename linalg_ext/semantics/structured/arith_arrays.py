@@ -105,6 +105,31 @@ def _erf(values: np.ndarray) -> np.ndarray:
     return np.asarray(np.frompyfunc(math.erf, 1, 1)(values)).astype(values.dtype)
 
 
+def fpowi(base: np.ndarray, exponent: np.ndarray) -> np.ndarray:
+    """`math.fpowi`: `base` to the integer power `exponent`, by squaring
+    and multiplying over the bits of |exponent| from the lowest, each
+    product rounded; the reciprocal for a negative exponent. This is the
+    order of LLVM's `llvm.powi` (compiler-rt's `__powisf2`, and how LLVM
+    expands a constant exponent), which upstream lowers `fpowi` to, and of
+    `convert-math-to-llvm`'s lowering; `x ** 3` is `x * (x * x)`, not
+    libm's `pow`."""
+    exponent = np.asarray(exponent).astype(np.int64)
+    negative = exponent < 0
+    # |exponent| without overflow for the smallest int64.
+    magnitude = np.where(negative, ~exponent, exponent).astype(np.uint64)
+    magnitude += negative.astype(np.uint64)
+    result = np.ones_like(base)
+    square = base
+    with np.errstate(all="ignore"):
+        while np.any(magnitude):
+            odd = (magnitude & np.uint64(1)).astype(np.bool_)
+            result = np.where(odd, result * square, result)
+            magnitude = magnitude >> np.uint64(1)
+            square = square * square
+        reciprocal = np.asarray(1, dtype=base.dtype) / result
+    return np.where(negative, reciprocal, result).astype(base.dtype)
+
+
 FLOAT_BINARY: dict[str, Callable[[np.ndarray, np.ndarray], np.ndarray]] = {
     "arith.addf": np.add,
     "arith.subf": np.subtract,

@@ -30,6 +30,7 @@ from linalg_ext.semantics.structured.arith_arrays import (
     cmpi,
     convert,
     fma,
+    fpowi,
     in_category,
 )
 from linalg_ext.semantics.structured.iteration_space import Box, loop_indices
@@ -82,6 +83,13 @@ def _build_float_test(op: Operation, context: BodyContext) -> Evaluate:
         raise NotVectorisable(f"{op.name} on non-floats")
     function = FLOAT_TESTS[op.name]
     return lambda args, box: function(args[0])
+
+
+def _build_fpowi(op: Operation, context: BodyContext) -> Evaluate:
+    base, exponent = (context.scalar(v) for v in op.operands)
+    if base.kind != "float" or exponent.kind != "int":
+        raise NotVectorisable(f"{op.name} on {base.dtype}, {exponent.dtype}")
+    return lambda args, box: fpowi(args[0], args[1])
 
 
 def _build_fma(op: Operation, context: BodyContext) -> Evaluate:
@@ -215,6 +223,7 @@ _BUILDERS: dict[str, Callable[[Operation, BodyContext], Evaluate]] = {
     **dict.fromkeys(INT_BINARY, _build_int_binary),
     **dict.fromkeys(CASTS, _build_cast),
     "math.fma": _build_fma,
+    "math.fpowi": _build_fpowi,
     "math.absi": _build_absi,
     "arith.cmpi": _build_cmpi,
     "arith.cmpf": _build_cmpf,
