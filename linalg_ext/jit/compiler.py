@@ -64,7 +64,7 @@ from linalg_ext.jit.llvm_additions import (
     rename_defined_functions,
     route_calls,
 )
-from linalg_ext.jit.memory import bind_tracking_symbols
+from linalg_ext.jit.memory import bind_tracking_symbols, keep_freed_buffers_mapped
 from linalg_ext.jit.parallel import check_threads, define_parallel_launches
 from linalg_ext.jit.writes import unwritten_globals, written_arguments
 from linalg_ext.lowering.ccl_single_device import lower_all_reduces
@@ -83,6 +83,7 @@ def llvm_binding() -> Any:
     if not _llvm_ready:
         binding.initialize_native_target()
         binding.initialize_native_asmprinter()
+        keep_freed_buffers_mapped()  # compiled code is about to run here
         _llvm_ready = True
     return binding
 

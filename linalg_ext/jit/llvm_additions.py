@@ -86,7 +86,8 @@ HUGE_PAGE_THRESHOLD = (32 << 20) + 1
 """Buffers at least this large are advised for transparent huge pages: those
 larger than glibc's largest mmap threshold (32 MiB), which `malloc` maps
 afresh, and the kernel faults in page by page, on every call. Smaller ones
-are reused from malloc's heap after the first call, with no faults."""
+are reused from malloc's heap after the first call, with no faults (the
+JIT fixes glibc's thresholds for that: `memory.keep_freed_buffers_mapped`)."""
 
 HUGE_PAGE = 2 << 20
 MADV_HUGEPAGE = 14
