@@ -91,6 +91,7 @@ from xdsl.traits import is_side_effect_free
 
 from linalg_ext.diagnostics import OpPassFailed
 from linalg_ext.lowering.fast_math import FastMathMode
+from linalg_ext.lowering.flat_elementwise import flat_elementwise
 from linalg_ext.lowering.loop_nest import LoopNestBuilder, map_indices, static_extent
 from linalg_ext.lowering.loop_order import (
     Stride,
@@ -686,10 +687,17 @@ class LowerStructuredOpToLoops(RewritePattern):
     unit_stride_innermost: bool = True
     interleave_reductions: int = 1
     fast_math: FastMathMode = "none"
+    flatten_elementwise: bool = False
 
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
         if not is_lowered_here(op):
             return
+        flat = flat_elementwise(op) if self.flatten_elementwise else None
+        if flat is not None:  # one loop over whole buffers (its docstring)
+            collapses, generic = flat
+            rewriter.insert([*collapses, generic], InsertPoint.before(op))
+            rewriter.erase(op)
+            op = generic
         generic, is_new = _as_generic(op)
         assert generic is not None, "the pass checks every op before lowering"
         builder = LoopNestBuilder.detached()
@@ -745,6 +753,13 @@ class ConvertLinalgToLoopsPass(ModulePass):
     (convert-arith-to-llvm's): with `reassoc` or `fast` LLVM vectorises
     float sums and products itself, so they are not interleaved."""
 
+    flatten_elementwise: bool = False
+    """Lower an all-parallel op over whole contiguous buffers of one static
+    shape (a fill, an elementwise generic with identity maps) as one loop
+    over `memref.collapse_shape`s of them, in the same order
+    (`linalg_ext.lowering.flat_elementwise`): LLVM unrolls a nest of short
+    constant loops fully instead of vectorising it (lower-to-llvm sets it)."""
+
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         problems = [
             (target, problem)
@@ -763,6 +778,7 @@ class ConvertLinalgToLoopsPass(ModulePass):
                 self.unit_stride_innermost,
                 self.interleave_reductions,
                 self.fast_math,
+                self.flatten_elementwise,
             ),
             apply_recursively=False,
         ).rewrite_module(op)

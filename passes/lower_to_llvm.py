@@ -194,6 +194,7 @@ class LowerToLLVMPass(StagedPass):
                 options["use_generic_functions"] = self.use_generic_functions
             if step == "convert-linalg-to-loops-ext":
                 options["interleave_reductions"] = INTERLEAVED_REDUCTIONS
+                options["flatten_elementwise"] = True
             if step in CHECKED_STEPS and self.runtime_checks:
                 options["runtime_checks"] = True
             if (
