@@ -1,5 +1,5 @@
 """Whole models: the zoo's ONNX families at medium size, onnxruntime against
-ours (`compile_model`, fast_math "none" and "fast") and IREE.
+ours (`compile_model` in three floating-point contracts) and IREE.
 
     python bench/model_bench.py [--families mlp,cnn] [--repetitions R]
         [--json FILE]
@@ -12,8 +12,12 @@ static batch and dense weights, run on the same standard-normal input
   `inter_op_num_threads=1`, the CPU execution provider;
 - ours: the model imported by `linalg_ext.frontends.onnx.import_onnx`
   (torch-mlir, `weights="dense"`) and compiled by
-  `linalg_ext.models.compile_model` with one thread, once with
-  `fast_math="none"` and once with `fast_math="fast"`;
+  `linalg_ext.models.compile_model` with one thread, three times: "ours",
+  its defaults (`fast_math="reassoc"`, `approximate_math=True`:
+  onnxruntime's and IREE's contract, fused multiply-adds, reductions in any
+  order, polynomial exp/tanh/erf); "exact" (`fast_math="none"`,
+  `approximate_math=False`: the interpreter's bits, libm calls); "fast"
+  (`fast_math="fast"`);
 - IREE: the same linalg-on-tensors text through `iree-base-compiler`
   (`--iree-input-type=none`, llvm-cpu, `--iree-llvmcpu-target-cpu=host`)
   and `iree-base-runtime` on `local-sync` with the caching allocator
@@ -23,11 +27,11 @@ static batch and dense weights, run on the same standard-normal input
 Time: the median CPU time of one call from Python (`time.process_time`, so
 a thread a system starts behind our back would be charged; every system
 runs on one thread), over `--repetitions` samples after a warm-up call;
-calls shorter than 20 ms are timed in batches. Also printed: ours / ORT in
-both modes, the seconds `compile_model` took (import excluded; "none"
-mode), and the largest absolute difference of each of our results from
-onnxruntime's. A result further from onnxruntime's than 1e-3 ("none") or
-1e-2 ("fast") times max(1, max |ORT|) is marked WRONG and the run exits 1.
+calls shorter than 20 ms are timed in batches. Also printed: each time /
+ORT's, the seconds `compile_model` took (import excluded; defaults), and
+the largest absolute difference of "ours" and "exact" from onnxruntime's.
+A result further from onnxruntime's than 1e-3 (1e-2 for "fast") times
+max(1, max |ORT|) is marked WRONG and the run exits 1.
 
 Without the `[onnx]` extra (onnx, onnxruntime, torch-mlir) it prints one
 line saying so and exits 0. Progress goes to stderr, the table to stdout;
@@ -61,10 +65,15 @@ from linalg_ext.lowering.fast_math import FastMathMode  # noqa: E402
 
 NAME = "models"
 REPO = Path(__file__).resolve().parent.parent
-SYSTEMS = ("ORT", "ours", "ours fast", "IREE")
-MODES: tuple[tuple[str, FastMathMode], ...] = (("ours", "none"), ("ours fast", "fast"))
-"""Our two columns and their `fast_math`."""
-TOLERANCE = {"ours": 1e-3, "ours fast": 1e-2, "IREE": 1e-3}
+SYSTEMS = ("ORT", "ours", "ours exact", "ours fast", "IREE")
+MODES: tuple[tuple[str, FastMathMode, bool], ...] = (
+    ("ours", "reassoc", True),
+    ("ours exact", "none", False),
+    ("ours fast", "fast", True),
+)
+"""Our three columns: their `fast_math` and `approximate_math` (the first is
+compile_model's default)."""
+TOLERANCE = {"ours": 1e-3, "ours exact": 1e-3, "ours fast": 1e-2, "IREE": 1e-3}
 """The largest difference from onnxruntime accepted, times max(1, max |ORT|)."""
 INSTALL_HINT = "pip install -e '.[onnx]'"
 STARTED = time.perf_counter()
@@ -143,7 +152,11 @@ def ort_session(model: Any) -> Any:
 
 
 def ours(
-    text: str, feeds: list[np.ndarray], fast_math: FastMathMode, repetitions: int
+    text: str,
+    feeds: list[np.ndarray],
+    fast_math: FastMathMode,
+    approximate_math: bool,
+    repetitions: int,
 ) -> tuple[Cell, Any]:
     """compile_model's cell (without its comparison) and its result."""
     from linalg_ext.jit import JitError
@@ -151,7 +164,9 @@ def ours(
 
     try:
         start = time.perf_counter()
-        model = compile_model(text, fast_math=fast_math)
+        model = compile_model(
+            text, fast_math=fast_math, approximate_math=approximate_math
+        )
         compile_seconds = time.perf_counter() - start
         result = model(*feeds)
     except JitError as failure:
@@ -216,13 +231,16 @@ COLUMNS = (
     ("family", 19, "<"),
     ("ORT ms", 9, ">"),
     ("ours ms", 9, ">"),
+    ("exact ms", 10, ">"),
     ("fast ms", 9, ">"),
     ("IREE ms", 9, ">"),
     ("ours/ORT", 10, ">"),
+    ("exact/ORT", 11, ">"),
     ("fast/ORT", 10, ">"),
+    ("IREE/ORT", 10, ">"),
     ("compile s", 11, ">"),
     ("|err| ours", 12, ">"),
-    ("|err| fast", 12, ">"),
+    ("|err| exact", 13, ">"),
 )
 
 
@@ -263,9 +281,12 @@ def measure_family(
         for system in SYSTEMS[1:]:
             cells[system] = Cell(error=f"import failed: {failure}")
     if text is not None:
-        for system, mode in MODES:
-            progress(f"{name}: {system} (compile_model, fast_math={mode!r})")
-            cell, result = ours(text, feeds, mode, repetitions)
+        for system, mode, approximate in MODES:
+            progress(
+                f"{name}: {system} (compile_model, fast_math={mode!r}, "
+                f"approximate_math={approximate})"
+            )
+            cell, result = ours(text, feeds, mode, approximate, repetitions)
             cells[system] = (
                 compared(cell, result, expected, system) if cell.error is None else cell
             )
@@ -298,9 +319,11 @@ def run(families: list[str], repetitions: int, size: str = "medium") -> dict[str
         f"The model zoo at {size} size (static batch, dense weights): median CPU time"
     )
     print(
-        "of one call in ms, one thread; ours = compile_model(fast_math='none'),"
-        " fast =\nfast_math='fast'; compile s: compile_model's, 'none'; |err|:"
-        " max abs difference\nfrom onnxruntime."
+        "of one call in ms, one thread; ours = compile_model's defaults "
+        "(fast_math='reassoc',\napproximate_math=True), exact = "
+        "fast_math='none', approximate_math=False (the\ninterpreter's "
+        "bits), fast = fast_math='fast'; compile s: compile_model's,\n"
+        "defaults; |err|: max abs difference from onnxruntime."
     )
     header = row_text([title for title, _, _ in COLUMNS])
     print(header)
@@ -318,18 +341,22 @@ def run(families: list[str], repetitions: int, size: str = "medium") -> dict[str
         entry = measure_family(name, iree, repetitions, notes, size)
         document["families"].append(entry)
         cells = {s: Cell(**c) for s, c in entry["results"].items()}
-        ort, mine, fast = cells["ORT"], cells["ours"], cells["ours fast"]
+        ort, mine, iree_result = cells["ORT"], cells["ours"], cells["IREE"]
+        exact, fast = cells["ours exact"], cells["ours fast"]
         values = [
             name,
             milliseconds(ort),
             milliseconds(mine),
+            milliseconds(exact),
             milliseconds(fast),
-            milliseconds(cells["IREE"]),
+            milliseconds(iree_result),
             ratio(mine, ort),
+            ratio(exact, ort),
             ratio(fast, ort),
+            ratio(iree_result, ort),
             number(mine.compile_seconds),
             number(mine.max_abs_error, ".2g"),
-            number(fast.max_abs_error, ".2g"),
+            number(exact.max_abs_error, ".2g"),
         ]
         print(row_text(values), flush=True)
     for reason, which in notes.items():

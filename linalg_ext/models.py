@@ -11,10 +11,14 @@ or PyTorch model) to native code, in one call.
 `linalg-ext-model-pipeline{to=tensors}`: canonicalize, fold the ops on
 constants, fuse the elementwise chains, canonicalize) and then
 `linalg_ext.jit.compile_module`, which bufferizes, lowers and compiles.
-The result computes what the module computes on the interpreter (bit for
-bit with `fast_math="none"` up to the order of libm calls and what the
-micro-kernels keep exact; see docs/models.md for how it compares with
-onnxruntime).
+By default the floating-point contract is onnxruntime's and IREE's:
+`fast_math="reassoc"` (a multiply and an add may fuse, sums and products
+may be computed in any order, so reductions vectorise; NaN, infinities and
+signed zeros keep IEEE semantics) and `approximate_math=True` (f32 `exp`,
+`tanh`, `erf`, `log`, ... as polynomials, 1-4 ulps, special values exact,
+so loops with them vectorise). `fast_math="none", approximate_math=False`
+computes what the module computes on the interpreter, bit for bit up to
+the libm calls (docs/models.md; `fast_math="fast"` is looser still).
 
 Failures are `ModelError`, a `JitError`, with a one-line message: text that
 does not parse, a file that cannot be read, a pass that refuses the module,
@@ -36,7 +40,12 @@ from xdsl.utils.exceptions import DiagnosticException, ParseError
 from linalg_ext.context import make_context
 from linalg_ext.jit import JitError, JitFunction, JitModule, compile_module
 from linalg_ext.lowering.fast_math import FastMathMode
-from linalg_ext.pass_pipelines import DEFAULT_FOLD_LIMIT, MODEL_PIPELINE, model_pipeline
+from linalg_ext.pass_pipelines import (
+    DEFAULT_FOLD_LIMIT,
+    DEFAULT_MODEL_FAST_MATH,
+    MODEL_PIPELINE,
+    model_pipeline,
+)
 from linalg_ext.pipelines import PipelineError, apply_pipeline, first_line
 
 __all__ = [
@@ -123,7 +132,8 @@ def load_model_module(source: ModuleOp | str | os.PathLike[str]) -> ModuleOp:
 def compile_model(
     source: ModuleOp | str | os.PathLike[str],
     *,
-    fast_math: FastMathMode = "none",
+    fast_math: FastMathMode = DEFAULT_MODEL_FAST_MATH,
+    approximate_math: bool = True,
     threads: int = 1,
     fold_limit: int = DEFAULT_FOLD_LIMIT,
     runtime_checks: bool = True,
@@ -134,8 +144,9 @@ def compile_model(
     `source`: MLIR text (str), a path (`os.PathLike`) to a .mlir file, or a
     ModuleOp (left unchanged). `fold_limit`: the largest constant, in
     elements, computed at compile time (`linalg-fold-constants-ext`'s
-    `max-elements`). `fast_math`, `threads`, `runtime_checks`, `microkernels`:
-    `linalg_ext.jit.compile_module`'s options.
+    `max-elements`). `fast_math`, `approximate_math`, `threads`,
+    `runtime_checks`, `microkernels`: `linalg_ext.jit.compile_module`'s
+    options, with the defaults of the module docstring for the first two.
 
     Raises ModelError (one line) when the source cannot be read or parsed,
     a pass refuses the module, or compiling fails."""
@@ -149,7 +160,7 @@ def compile_model(
     except Exception as error:  # xDSL's verifiers raise several types
         raise ModelError(f"invalid IR: {first_line(error)}") from None
     try:
-        apply_pipeline(model_pipeline(fold_limit), module)
+        apply_pipeline(model_pipeline(fold_limit, fast_math, approximate_math), module)
     except PipelineError as error:
         raise ModelError(first_line(error)) from None
     except Exception as error:  # a pass refusing the module
@@ -158,6 +169,7 @@ def compile_model(
         compiled = compile_module(
             module,
             fast_math=fast_math,
+            approximate_math=approximate_math,
             threads=threads,
             runtime_checks=runtime_checks,
             microkernels=microkernels,

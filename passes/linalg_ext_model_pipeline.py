@@ -3,7 +3,8 @@ linalg-on-tensors IR (torch-mlir's output for an ONNX or PyTorch model) to
 tensors ready to compile, then, if asked, to buffers or to the `llvm`
 dialect.
 
-    linalg-ext-model-pipeline{fold-limit=65536 fast-math=none to=llvm}
+    linalg-ext-model-pipeline{fold-limit=65536 fast-math=reassoc
+                              approximate-math=true to=llvm}
 
 runs, in order,
 
@@ -13,11 +14,18 @@ runs, in order,
    `linalg-fuse-elementwise-ext{permutations-into-contractions=true}`,
    `canonicalize-ext` -- the constant
    `linalg.transpose` of a GEMM weight with transB is computed once, the
-   elementwise chains (bias, activation) become one loop nest;
+   elementwise chains (bias, activation) become one loop nest; fusion also
+   pulls `exp` into a reduction (`math-into-reduction=true`) when
+   `fast-math` is `reassoc` or `fast` and `approximate-math` is on, the
+   contracts under which such a loop vectorises;
 2. with `to=buffers` or `to=llvm`, the JIT's bufferization
    (`linalg_ext.pass_pipelines.BUFFERIZATION`: `one-shot-bufferize` with
    function boundaries and identity layouts, `buffer-deallocation-pipeline`);
-3. with `to=llvm`, `lower-to-llvm{fast-math=<fast-math>}`.
+3. with `to=llvm`, `lower-to-llvm{fast-math=<fast-math>
+   approximate-math=<approximate-math>}`: by default `compile_model`'s
+   floating-point contract (`reassoc`, approximate math: onnxruntime's and
+   IREE's; `fast-math=none approximate-math=false` for the interpreter's
+   bits).
 
 `linalg_ext.models.compile_model(source)` is this pass with `to=tensors`
 followed by `linalg_ext.jit.compile_module` (which bufferizes and lowers
@@ -39,7 +47,12 @@ from xdsl.passes import ModulePass
 from xdsl.utils.arg_spec import parse_pipeline
 
 from linalg_ext.lowering.fast_math import FastMathMode
-from linalg_ext.pass_pipelines import BUFFERIZATION, DEFAULT_FOLD_LIMIT, model_pipeline
+from linalg_ext.pass_pipelines import (
+    BUFFERIZATION,
+    DEFAULT_FOLD_LIMIT,
+    DEFAULT_MODEL_FAST_MATH,
+    model_pipeline,
+)
 from linalg_ext.transforms.staged import StagedPass
 
 
@@ -68,8 +81,15 @@ class LinalgExtModelPipelinePass(StagedPass):
     """`linalg-fold-constants-ext`'s `max-elements`: the largest result or
     constant operand, in elements, computed at compile time."""
 
-    fast_math: FastMathMode = "none"
-    """`lower-to-llvm`'s `fast-math` (used only with `to=llvm`)."""
+    fast_math: FastMathMode = DEFAULT_MODEL_FAST_MATH
+    """The floating-point contract the code is compiled with (`lower-to-llvm`'s
+    `fast-math` with `to=llvm`), by default `compile_model`'s: `reassoc`.
+    With `approximate-math`, it also decides whether fusion pulls `exp`
+    into a reduction (`model_pipeline`)."""
+
+    approximate_math: bool = True
+    """`lower-to-llvm`'s `approximate-math` (with `to=llvm`; see
+    `fast_math`), by default `compile_model`'s: on."""
 
     to: Literal["tensors", "buffers", "llvm"] = "llvm"
     """Where to stop: after the tensor-level passes, after bufferization, or
@@ -77,10 +97,16 @@ class LinalgExtModelPipelinePass(StagedPass):
 
     def stages(self) -> tuple[ModulePass, ...]:
         """The model pipeline, then bufferization and lowering as `to` says."""
-        stages = _passes(model_pipeline(self.fold_limit))
+        stages = _passes(
+            model_pipeline(self.fold_limit, self.fast_math, self.approximate_math)
+        )
         if self.to in ("buffers", "llvm"):
             stages += _passes(BUFFERIZATION)
         if self.to == "llvm":
             # By name, as any pipeline's text: passes do not import each other.
-            stages += _passes(f"lower-to-llvm{{fast-math={self.fast_math}}}")
+            approximate = str(self.approximate_math).lower()
+            stages += _passes(
+                f"lower-to-llvm{{fast-math={self.fast_math} "
+                f"approximate-math={approximate}}}"
+            )
         return tuple(stages)

@@ -198,7 +198,7 @@ def test_model_bench_runs_and_checks_against_onnxruntime(tmp_path):
     document = json.loads((tmp_path / "models.json").read_text())
     assert [entry["family"] for entry in document["families"]] == ["mlp", "softmax"]
     for entry in document["families"]:
-        for system in ("ORT", "ours", "ours fast"):
+        for system in ("ORT", "ours", "ours exact", "ours fast"):
             assert entry["results"][system]["error"] is None
             assert entry["results"][system]["seconds"] > 0
 

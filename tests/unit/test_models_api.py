@@ -19,6 +19,7 @@ import pytest
 from helpers import parse_module, print_module
 from linalg_ext.context import make_context
 from linalg_ext.jit import JitError
+from linalg_ext.lowering.fast_math import FastMathMode
 from linalg_ext.models import (
     MODEL_PIPELINE,
     CompiledModel,
@@ -206,23 +207,43 @@ def test_compile_model_runs_the_pass_at_tensors():
     # compile_model = linalg-ext-model-pipeline{to=tensors}, then compile_module.
     # One parse: each parse names its resource blobs anew.
     module = parse_module(STATIC)
-    for fold_limit in (65536, 4):
+    contracts: list[tuple[int, FastMathMode]] = [(65536, "reassoc"), (4, "none")]
+    for fold_limit, fast_math in contracts:
         by_text = module.clone()
-        apply_pipeline(model_pipeline(fold_limit), by_text)
+        apply_pipeline(model_pipeline(fold_limit, fast_math), by_text)
         by_pass = module.clone()
-        LinalgExtModelPipelinePass(fold_limit=fold_limit, to="tensors").apply(
-            make_context(), by_pass
-        )
+        LinalgExtModelPipelinePass(
+            fold_limit=fold_limit, fast_math=fast_math, to="tensors"
+        ).apply(make_context(), by_pass)
         assert print_module(by_pass) == print_module(by_text)
         # Folded (default limit), or read through the contraction's map.
         assert "linalg.transpose" not in print_module(by_pass)
     assert model_pipeline() == MODEL_PIPELINE
+    # exp joins a reduction loop only where that loop vectorises.
+    assert "math-into-reduction=true" in MODEL_PIPELINE
+    assert "math-into-reduction" not in model_pipeline(fast_math="contract")
+    assert "math-into-reduction" not in model_pipeline(approximate_math=False)
 
 
 def test_the_pass_lowers_to_llvm():
     module = parse_module(DYNAMIC)
     apply_pipeline("linalg-ext-model-pipeline{fast-math=fast}", module)
     assert {op.name.split(".")[0] for op in module.walk()} == {"builtin", "llvm"}
+
+
+def test_models_approximate_math_by_default():
+    # compile_model's contract (reassoc, approximate math): the softmax's exp
+    # is a polynomial, no llvm.intr.exp; the interpreter's contract keeps it.
+    def lowered(options: str) -> str:
+        module = parse_module(STATIC)
+        apply_pipeline(f"linalg-ext-model-pipeline{{{options}}}", module)
+        return print_module(module)
+
+    assert "llvm.intr.exp" not in lowered("")
+    assert "llvm.intr.exp" in lowered("fast-math=none approximate-math=false")
+    exact = compile_model(STATIC, fast_math="none", approximate_math=False)
+    s = RNG.standard_normal((3, 5)).astype(np.float32)
+    np.testing.assert_allclose(exact["softmax"](s), _softmax(s), rtol=1e-5, atol=1e-6)
 
 
 @pytest.mark.parametrize(
