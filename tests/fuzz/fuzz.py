@@ -3,7 +3,8 @@
     python tests/fuzz/fuzz.py -n 1000 --seed 0 --jobs 2
 
 For each seed, one program per family (tests/fuzz/generator.py: `mixed`,
-and `tiling`, shaped for the tiling passes), and each pipeline of PIPELINES
+`tiling`, shaped for the tiling passes, and `contraction`, transposes and
+broadcasts feeding contractions), and each pipeline of PIPELINES
 (some are per program: the tile sizes and interchange of the tiling
 pipelines come from the seed and the program's roots, `tile_options`):
 apply the pipeline to a copy, verify it, and compare the interpreter before
@@ -24,8 +25,8 @@ Outcomes per (program, pipeline):
 - invalid: the output does not verify, or mlir-opt-22 rejects our output.
 
 Each failure is shrunk (steps dropped while the same failure stays) and saved
-to `build/fuzz/<seed>-<pipeline>.mlir` (`<seed>-tiling-<pipeline>.mlir` for
-the tiling family) with the command that reproduces it.
+to `build/fuzz/<seed>-<pipeline>.mlir` (`<seed>-<family>-<pipeline>.mlir`
+for the tiling and contraction families) with the command that reproduces it.
 The exit code is 1 when anything failed.
 """
 
@@ -150,6 +151,13 @@ PIPELINES: dict[str, str | Callable[[Program], str]] = {
     "fold-unit-dims-slices": "linalg-fold-unit-extent-dims{use-rank-reducing-slices=true}",
     "canonicalize-ext": "canonicalize-ext",
     "fold-constants": "linalg-fold-constants-ext",
+    # A contraction reads a transpose's or broadcast's source through its map.
+    "fuse-elementwise-perm": (
+        "linalg-fuse-elementwise-ext{permutations-into-contractions=true}"
+    ),
+    "model-pipeline": "linalg-ext-model-pipeline{to=tensors}",
+    # Bufferized without read-only arguments: the interpreter runs the memrefs.
+    "model-pipeline-buffers": "linalg-ext-model-pipeline{to=buffers}",
     # Small cache tiles, so that edges and several blocks of k are common.
     "microkernel": (
         f"{BUFFERIZE},linalg-contraction-microkernel{{vector-bits=256 "
@@ -165,6 +173,7 @@ JIT_AFTER = {
     "greedy-fusion-jit": "greedy-fusion",
     "fuse-ext-jit": "fuse-ext",
     "microkernel-jit": "microkernel",
+    "model-pipeline-jit": "model-pipeline",
 }
 """Name -> the pipeline of PIPELINES whose output, on the programs compiled
 natively (--jit-every), is compiled too and compared with the interpreter

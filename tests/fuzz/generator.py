@@ -838,10 +838,12 @@ _KINDS: list[tuple[str, float]] = [
 ]
 
 
-FAMILIES = ("mixed", "tiling")
+FAMILIES = ("mixed", "tiling", "contraction")
 """The program families: `mixed` (every step kind above, the programs every
-pass meets) and `tiling` (shaped for the tiling passes: tests/fuzz/tiling_steps.py).
-A family's programs do not change when another family's step kinds do."""
+pass meets), `tiling` (shaped for the tiling passes: tests/fuzz/tiling_steps.py)
+and `contraction` (transposes and broadcasts feeding contractions, as in
+torch-mlir's output: tests/fuzz/contraction_steps.py). A family's programs do
+not change when another family's step kinds do."""
 
 
 def generate(seed: int, *, max_steps: int = 8, family: str = "mixed") -> Program:
@@ -851,6 +853,15 @@ def generate(seed: int, *, max_steps: int = 8, family: str = "mixed") -> Program
 
         b: Builder = TilingBuilder(seed)
         kinds, ops = TILING_KINDS, TilingOps(b)
+    elif family == "contraction":
+        from contraction_steps import (
+            CONTRACTION_FAMILY_KINDS,
+            ContractionBuilder,
+            ContractionOps,
+        )
+
+        b = ContractionBuilder(seed)
+        kinds, ops = CONTRACTION_FAMILY_KINDS, ContractionOps(b)
     elif family == "mixed":
         b = Builder(seed)
         kinds, ops = _KINDS, Ops(b)
@@ -873,4 +884,7 @@ def generate(seed: int, *, max_steps: int = 8, family: str = "mixed") -> Program
     returns = [b.steps[-1].result.name] if b.steps else []
     if len(b.steps) > 2 and b.rng.random() < 0.3:
         returns.append(b.rng.choice(b.steps[:-1]).result.name)
+    live_outs = getattr(ops, "live_outs", None)
+    if live_outs is not None:  # values a family wants returned (not dead code)
+        returns += [name for name in live_outs() if name not in returns]
     return Program(seed, b.arguments, b.steps, returns, family)
