@@ -42,14 +42,18 @@ def model_pipeline(
       to fold, attention's K^T) through its indexing map, which the
       micro-kernel packs anyway. With `math-into-reduction=true` where the
       contract lets a reduction loop with `exp` in it vectorise (a sum in
-      any order, `reassoc` or `fast`, and `exp` as a polynomial): softmax's
-      `exp` is then computed in the sum's loop and again in the division's,
-      instead of stored and read twice (~10 % faster at 256x1024); under
-      a stricter contract such a loop stays scalar, so it is not fused;
+      any order and `exp` a polynomial: `fast`, or `reassoc` with
+      `approximate_math`): softmax's `exp` is then computed in the sum's
+      loop and again in the division's, instead of stored and read twice
+      (~10 % faster at 256x1024); under a stricter contract such a loop
+      stays scalar, so it is not fused;
     - `canonicalize-ext` again: fusion leaves dead `tensor.empty`s, unused
       fills and duplicated operands behind.
     """
-    math_into_reduction = approximate_math and fast_math in ("reassoc", "fast")
+    # `fast` approximates math functions by itself (lower-to-llvm's rule).
+    math_into_reduction = fast_math == "fast" or (
+        approximate_math and fast_math == "reassoc"
+    )
     fusion_options = "permutations-into-contractions=true" + (
         " math-into-reduction=true" if math_into_reduction else ""
     )

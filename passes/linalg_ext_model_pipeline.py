@@ -16,7 +16,7 @@ runs, in order,
    `linalg.transpose` of a GEMM weight with transB is computed once, the
    elementwise chains (bias, activation) become one loop nest; fusion also
    pulls `exp` into a reduction (`math-into-reduction=true`) when
-   `fast-math` is `reassoc` or `fast` and `approximate-math` is on, the
+   `fast-math` is `fast`, or `reassoc` with `approximate-math` on, the
    contracts under which such a loop vectorises;
 2. with `to=buffers` or `to=llvm`, the JIT's bufferization
    (`linalg_ext.pass_pipelines.BUFFERIZATION`: `one-shot-bufferize` with

@@ -223,6 +223,9 @@ def test_compile_model_runs_the_pass_at_tensors():
     assert "math-into-reduction=true" in MODEL_PIPELINE
     assert "math-into-reduction" not in model_pipeline(fast_math="contract")
     assert "math-into-reduction" not in model_pipeline(approximate_math=False)
+    assert "math-into-reduction=true" in model_pipeline(
+        fast_math="fast", approximate_math=False
+    )
 
 
 def test_the_pass_lowers_to_llvm():
