@@ -21,7 +21,7 @@ builds it, op for op (the integer constants as `i64` truncated to `i32`,
 `2147483647` as an `i64` converted to `f64`), which is what `mlir-opt-22
 --mlir-print-op-generic` prints as the op's region. Its body reads the loop
 indices (`linalg.index`), so a tile of it is a `linalg.generic` whose indices
-are shifted by the tile's offsets (`linalg_ext.tiling.fill_rng`): the custom
+are shifted by the tile's offsets (`linalg_ext.tiling.structured`): the custom
 form of the named op has no room for the shift.
 """
 

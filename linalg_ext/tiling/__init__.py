@@ -26,10 +26,7 @@ __all__ = [
     "tiling_model",
 ]
 
-# Registers the model of linalg.fill_rng_2d, whose tile is a generic (and,
-# by importing linalg_ext.tiling.structured, the models of linalg's
-# structured ops, generic and named).
-import linalg_ext.tiling.fill_rng  # noqa: E402, F401
+# Registers the models of linalg's structured ops (generic and named).
 import linalg_ext.tiling.structured  # noqa: E402, F401
 
 # Registers the models of tensor.expand_shape and collapse_shape, and (by

@@ -17,7 +17,9 @@ and body) on those slices, so its indexing maps are unchanged: subtracting
 result using no loop takes the whole dimension, and an operand no loop
 indexes (a scalar, a rank-0 tensor) is passed unsliced, as upstream's
 `makeTiledShapes` does. `linalg.index` in the tiled body is shifted by the
-tile's offsets.
+tile's offsets; a named op whose body reads it (`linalg.fill_rng_2d`) is
+tiled to its `linalg.generic`, since a named op's hidden body would lose the
+shift when printed.
 
 These are external models (upstream's `LinalgOpTilingInterface`), registered
 when `linalg_ext.tiling` is imported. `StructuredTilingModel` also serves
@@ -39,9 +41,12 @@ from xdsl.dialects.builtin import (
     MemRefType,
     TensorType,
 )
-from xdsl.dialects.linalg.abstract_ops import LinalgStructuredOperation
+from xdsl.dialects.linalg.abstract_ops import (
+    LinalgStructuredOperation,
+    NamedOperation,
+)
 from xdsl.dialects.linalg.attrs import IteratorType, IteratorTypeAttr
-from xdsl.dialects.linalg.ops import BroadcastOp, IndexOp
+from xdsl.dialects.linalg.ops import BroadcastOp, GenericOp, IndexOp
 from xdsl.dialects.linalg.ops import ReduceOp as XdslReduceOp
 from xdsl.ir import Operation, OpResult, SSAValue
 from xdsl.ir.affine import (
@@ -196,7 +201,8 @@ class StructuredTilingModel(TilingModel):
             attributes=dict(op.attributes),
             regions=[region.clone() for region in op.regions],
         )
-        _shift_indices(tiled, offsets)
+        if _shift_indices(tiled, offsets) and isinstance(tiled, NamedOperation):
+            tiled = _as_generic(tiled)
         new_ops.append(tiled)
         return TiledOp(new_ops[first:], list(tiled.results), slices)
 
@@ -412,9 +418,28 @@ def _dim_read(size: Mixed | None) -> tuple[SSAValue, int] | None:
     return size.op.source, value.value.data
 
 
-def _shift_indices(tiled: Operation, offsets: Sequence[Mixed]) -> None:
+def _as_generic(named: NamedOperation) -> GenericOp:
+    """The `linalg.generic` of a named op (built, `named` erased): a named
+    op's body is hidden (its custom form does not print it and parsing it
+    builds the body anew), so a body changed by the tiling (shifted
+    `linalg.index`, as in `linalg.fill_rng_2d`) must be a generic's."""
+    generic = GenericOp(
+        tuple(named.inputs),
+        tuple(named.outputs),
+        named.regions[0].clone(),
+        named.get_indexing_maps(),
+        named.get_iterator_types(),
+        [result.type for result in named.results],
+    )
+    named.erase()
+    return generic
+
+
+def _shift_indices(tiled: Operation, offsets: Sequence[Mixed]) -> bool:
     """Make each `linalg.index` of the tiled body read the index it read in
-    the whole op: its index in the tile plus the tile's offset."""
+    the whole op: its index in the tile plus the tile's offset; whether any
+    index was shifted."""
+    shifted_any = False
     for region in tiled.regions:
         for block in region.blocks:
             for index_op in [o for o in block.ops if isinstance(o, IndexOp)]:
@@ -435,6 +460,8 @@ def _shift_indices(tiled: Operation, offsets: Sequence[Mixed]) -> None:
                     lambda use, shifting=shifting: use.operation not in shifting,
                 )
                 block.insert_ops_after(shift_ops, index_op)
+                shifted_any = True
+    return shifted_any
 
 
 class SoftmaxTilingModel(StructuredTilingModel):
