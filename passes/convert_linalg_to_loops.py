@@ -692,14 +692,17 @@ class LowerStructuredOpToLoops(RewritePattern):
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
         if not is_lowered_here(op):
             return
-        flat = flat_elementwise(op) if self.flatten_elementwise else None
-        if flat is not None:  # one loop over whole buffers (its docstring)
-            collapses, generic = flat
-            rewriter.insert([*collapses, generic], InsertPoint.before(op))
-            rewriter.erase(op)
-            op = generic
         generic, is_new = _as_generic(op)
         assert generic is not None, "the pass checks every op before lowering"
+        flat = flat_elementwise(generic) if self.flatten_elementwise else None
+        if flat is not None:  # one loop over whole buffers (its docstring)
+            collapses, flat_generic = flat
+            rewriter.insert([*collapses, flat_generic], InsertPoint.before(op))
+            if is_new:
+                generic.erase()
+            rewriter.erase(op)
+            op = generic = flat_generic
+            is_new = False
         builder = LoopNestBuilder.detached()
         lowering = _Lowering(
             generic,

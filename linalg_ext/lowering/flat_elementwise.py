@@ -15,13 +15,15 @@ vector stores, more code than the instruction cache holds) where one loop
 takes 0.008 ms, and a fill of 32x3000 took 21 s to compile. The points are
 visited in the same (row-major) order, so nothing computed changes.
 
-Taken: all-parallel ops (a generic, or a named op that generalises to one)
+Taken: all-parallel ops (a generic, or the generic of a named op)
 of rank 2 or more whose body has no `linalg.index`, every operand either a
 scalar (read through a map with no results) or a memref with the identity
 layout, the loops' static shape, read or written through the identity map.
 """
 
 from __future__ import annotations
+
+from math import prod
 
 from xdsl.dialects import memref
 from xdsl.dialects.builtin import AffineMapAttr, MemRefType, NoneAttr
@@ -30,7 +32,6 @@ from xdsl.dialects.linalg.attrs import IteratorType, IteratorTypeAttr
 from xdsl.ir import Operation, SSAValue
 from xdsl.ir.affine import AffineMap
 
-from linalg_ext.transforms.generalize import generalize
 from linalg_ext.transforms.reassociation import reassociation_attr
 
 
@@ -61,57 +62,46 @@ def _flattenable(generic: linalg.GenericOp) -> bool:
     return shape is not None
 
 
-def flat_elementwise(op: Operation) -> tuple[list[Operation], linalg.GenericOp] | None:
-    """For an op the module docstring describes: the `memref.collapse_shape`
-    ops of its buffers and the one-loop generic on them (neither inserted);
-    else None."""
-    if isinstance(op, linalg.GenericOp):
-        generic, made = op, False
-    else:
-        view = generalize(op)
-        if view is None:
-            return None
-        generic, made = view, True
-    try:
-        if not _flattenable(generic):
-            return None
-        collapses: list[Operation] = []
-        operands: list[SSAValue] = []
-        maps: list[AffineMapAttr] = []
-        flat_identity = AffineMap.identity(1)
-        for value in generic.operands:
-            value_type = value.type
-            if not isinstance(value_type, MemRefType):
-                operands.append(value)
-                maps.append(AffineMapAttr(AffineMap(1, 0, ())))
-                continue
-            size = 1
-            for extent in value_type.get_shape():
-                size *= extent
-            flat_type = MemRefType(
-                value_type.element_type, [size], memory_space=value_type.memory_space
-            )
-            collapse = memref.CollapseShapeOp.create(
-                operands=[value],
-                result_types=[flat_type],
-                properties={
-                    "reassociation": reassociation_attr(
-                        [list(range(value_type.get_num_dims()))]
-                    )
-                },
-            )
-            collapses.append(collapse)
-            operands.append(collapse.results[0])
-            maps.append(AffineMapAttr(flat_identity))
-        count = len(generic.inputs)
-        flat = linalg.GenericOp(
-            operands[:count],
-            operands[count:],
-            generic.body.clone(),
-            maps,
-            [IteratorTypeAttr.parallel()],
+def flat_elementwise(
+    generic: linalg.GenericOp,
+) -> tuple[list[Operation], linalg.GenericOp] | None:
+    """For a generic the module docstring describes (a named op's, built by
+    `generalize`, too): the `memref.collapse_shape` ops of its buffers and
+    the one-loop generic on them (neither inserted); else None."""
+    if not _flattenable(generic):
+        return None
+    collapses: list[Operation] = []
+    operands: list[SSAValue] = []
+    maps: list[AffineMapAttr] = []
+    for value in generic.operands:
+        value_type = value.type
+        if not isinstance(value_type, MemRefType):
+            operands.append(value)
+            maps.append(AffineMapAttr(AffineMap(1, 0, ())))
+            continue
+        flat_type = MemRefType(
+            value_type.element_type,
+            [prod(value_type.get_shape())],
+            memory_space=value_type.memory_space,
         )
-        return collapses, flat
-    finally:
-        if made:
-            generic.erase()  # built only to be read
+        collapse = memref.CollapseShapeOp.create(
+            operands=[value],
+            result_types=[flat_type],
+            properties={
+                "reassociation": reassociation_attr(
+                    [list(range(value_type.get_num_dims()))]
+                )
+            },
+        )
+        collapses.append(collapse)
+        operands.append(collapse.results[0])
+        maps.append(AffineMapAttr(AffineMap.identity(1)))
+    count = len(generic.inputs)
+    flat = linalg.GenericOp(
+        operands[:count],
+        operands[count:],
+        generic.body.clone(),
+        maps,
+        [IteratorTypeAttr.parallel()],
+    )
+    return collapses, flat
