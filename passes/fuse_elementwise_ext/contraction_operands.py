@@ -100,7 +100,7 @@ def _is_contraction(generic: GenericOp) -> bool:
     )
 
 
-def _source_map(producer: Operation) -> tuple[SSAValue, AffineMap] | None:
+def source_map(producer: Operation) -> tuple[SSAValue, AffineMap] | None:
     """For a producer that only moves elements: its source and the map
     from its result's indices to the source's (`p_in ∘ p_out⁻¹`)."""
     if len(producer.results) != 1 or not has_pure_tensor_semantics(producer):
@@ -138,7 +138,7 @@ def _moved_source(view: GenericOp) -> tuple[SSAValue, AffineMap] | None:
 def _permuted(value: SSAValue) -> bool:
     """Whether `value` is the result of a producer that only moves
     elements."""
-    return isinstance(value, OpResult) and _source_map(value.op) is not None
+    return isinstance(value, OpResult) and source_map(value.op) is not None
 
 
 def _collapsed_permuted(value: SSAValue) -> bool:
@@ -206,7 +206,7 @@ def _read_sources(generic: GenericOp) -> bool:
     for index, value in enumerate(list(generic.inputs)):
         if not isinstance(value, OpResult):
             continue
-        found = _source_map(value.op)
+        found = source_map(value.op)
         if found is None:
             continue
         source, to_source = found
