@@ -58,6 +58,16 @@ def after_pass(module_pass: ModulePass, text: str) -> ModuleOp:
     return parse_module(print_module(module))
 
 
+def compiled_writes(module: ModuleOp, inputs: list[Any], name: str = "f") -> list[Any]:
+    """Copies of `inputs` after a call of `@name` of `module` compiled by
+    `linalg_ext.jit.compile_module` (a function that writes its arguments)."""
+    from linalg_ext.jit import compile_module
+
+    arguments = [a.copy() for a in inputs]
+    compile_module(module)[name](*arguments)
+    return arguments
+
+
 def mlir_opt_text(text: str, *flags: str) -> str:
     """What `mlir-opt-22 <flags>` (which must be installed and accept it)
     prints for `text`, as it is."""

@@ -19,8 +19,7 @@ from xdsl.dialects import scf
 from xdsl.dialects.builtin import MemRefType, ModuleOp
 from xdsl.dialects.linalg.ops import GenericOp
 
-from helpers import parse_module
-from linalg_ext.jit import compile_module
+from helpers import compiled_writes, parse_module
 from linalg_ext.lowering.loop_order import reduction_self_vectorised
 from linalg_ext.pipelines import apply_pipeline
 from linalg_ext.running import find_function, run_function
@@ -130,20 +129,16 @@ def _loops(text: str, interleave: int, fast_math: str = "none") -> ModuleOp:
     return module
 
 
-def _run(module: ModuleOp, inputs: list) -> list:
-    arguments = [a.copy() for a in inputs]
-    compile_module(module)["f"](*arguments)
-    return arguments
-
-
 @pytest.mark.parametrize("name", sorted(PROGRAMS))
 def test_interleaved_reductions_keep_every_bit(name: str):
     text, shapes = PROGRAMS[name]
     inputs = _inputs(parse_module(text), shapes)
     interpreted = run_function(parse_module(text), "f", [a.copy() for a in inputs])
-    together = _run(_loops(text, 8), inputs)
-    alone = _run(_loops(text, 1), inputs)
-    default = _run(parse_module(text), inputs)  # compile_module's own lowering
+    together = compiled_writes(_loops(text, 8), inputs)
+    alone = compiled_writes(_loops(text, 1), inputs)
+    default = compiled_writes(
+        parse_module(text), inputs
+    )  # compile_module's own lowering
     for position, want in enumerate(interpreted.arguments):
         assert np.array_equal(together[position], alone[position]), (
             f"{name}: #{position}"

@@ -23,7 +23,7 @@ import pytest
 from xdsl.dialects.builtin import MemRefType, ModuleOp
 from xdsl.ir.affine import AffineExpr, AffineMap
 
-from helpers import REPO, parse_module, print_module
+from helpers import REPO, compiled_writes, parse_module, print_module
 from linalg_ext.jit import compile_module
 from linalg_ext.jit.compiler import llvm_binding
 from linalg_ext.lowering.loop_order import (
@@ -188,19 +188,13 @@ def _lowered(text: str, pipeline: str) -> ModuleOp:
     return module
 
 
-def _jit(module: ModuleOp, inputs: list[np.ndarray]) -> list[np.ndarray]:
-    arguments = [a.copy() for a in inputs]
-    compile_module(module)["f"](*arguments)
-    return arguments
-
-
 @pytest.mark.parametrize("name", sorted(PROGRAMS))
 def test_reordered_loops_are_bit_identical(name: str):
     text, reordered = PROGRAMS[name]
     inputs = _inputs(parse_module(text), name)
     interpreted = run_function(parse_module(text), "f", [a.copy() for a in inputs])
-    new = _jit(parse_module(text), inputs)
-    old = _jit(_lowered(text, OLD_ORDER), inputs)
+    new = compiled_writes(parse_module(text), inputs)
+    old = compiled_writes(_lowered(text, OLD_ORDER), inputs)
     for position, (want, got_new, got_old) in enumerate(
         zip(interpreted.arguments, new, old, strict=True)
     ):
