@@ -17,12 +17,11 @@ from __future__ import annotations
 
 import re
 import shutil
-import subprocess
 from pathlib import Path
 
 import pytest
 
-from helpers import REPO, parse_module, print_module
+from helpers import REPO, mlir_opt_text, parse_module, print_module
 
 MLIR_OPT = shutil.which("mlir-opt-22")
 
@@ -49,15 +48,6 @@ here, their generic forms by tests/unit/test_fill_rng.py (flags stripped)."""
 GENERIC_PROGRAMS = [p for p in PROGRAMS if p.name not in TRUNCI_WITH_FLAGS]
 
 
-def mlir_opt(text: str, *flags: str) -> str:
-    assert MLIR_OPT is not None
-    upstream = subprocess.run(
-        [MLIR_OPT, *flags], input=text, capture_output=True, text=True
-    )
-    assert upstream.returncode == 0, upstream.stderr
-    return upstream.stdout
-
-
 def test_there_are_programs():
     assert {p.name for p in PROGRAMS} >= {
         "affine_max.mlir",
@@ -72,21 +62,23 @@ def test_there_are_programs():
 @pytest.mark.parametrize("path", GENERIC_PROGRAMS, ids=lambda p: p.name)
 def test_generic_form_survives_upstream(path: Path):
     module = parse_module(path.read_text())
-    upstream = mlir_opt(print_module(module, generic=True), "--mlir-print-op-generic")
+    upstream = mlir_opt_text(
+        print_module(module, generic=True), "--mlir-print-op-generic"
+    )
     assert parse_module(upstream).is_structurally_equivalent(module)
 
 
 @pytest.mark.parametrize("path", GENERIC_PROGRAMS, ids=lambda p: p.name)
 def test_upstream_reads_the_source_as_we_do(path: Path):
     text = path.read_text()
-    upstream = mlir_opt(text, "--mlir-print-op-generic")
+    upstream = mlir_opt_text(text, "--mlir-print-op-generic")
     assert parse_module(upstream).is_structurally_equivalent(parse_module(text))
 
 
 @pytest.mark.parametrize("path", PROGRAMS, ids=lambda p: p.name)
 def test_custom_forms_read_each_other(path: Path):
     ours = print_module(parse_module(path.read_text()))
-    theirs = mlir_opt(ours)
+    theirs = mlir_opt_text(ours)
     # Compared with a re-parse of our own print rather than with the source:
     # both printers turn `scf.forall` bounds that are arith.constant 0 and 1
     # into the static `in (...)` form.
@@ -134,7 +126,7 @@ TEXT_PROGRAMS = [
 def test_we_print_what_upstream_prints(path: Path):
     text = path.read_text()
     ours = normalized_lines(print_module(parse_module(text)))
-    theirs = normalized_lines(mlir_opt(text, "--mlir-print-local-scope"))
+    theirs = normalized_lines(mlir_opt_text(text, "--mlir-print-local-scope"))
     # mlir-opt-22 prints two spaces after `tensor.generate` when it has no
     # extents (an empty operand list, then a space); we print one.
     theirs = [

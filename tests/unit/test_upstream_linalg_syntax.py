@@ -15,29 +15,19 @@ from __future__ import annotations
 import math
 import re
 import shutil
-import subprocess
 from collections.abc import Callable
 
 import numpy as np
 import pytest
 from xdsl.dialects.builtin import MemRefType, ModuleOp, TensorType
 
-from helpers import parse_module, print_module
+from helpers import mlir_opt_text, parse_module, print_module
 from linalg_ext.running import find_function, run_function
 
 MLIR_OPT = shutil.which("mlir-opt-22")
 needs_mlir_opt = pytest.mark.skipif(
     MLIR_OPT is None, reason="mlir-opt-22 is not installed"
 )
-
-
-def mlir_opt(text: str, *flags: str) -> str:
-    assert MLIR_OPT is not None
-    result = subprocess.run(
-        [MLIR_OPT, *flags], input=text, capture_output=True, text=True
-    )
-    assert result.returncode == 0, result.stderr
-    return result.stdout
 
 
 PROGRAMS: dict[str, str] = {
@@ -207,7 +197,7 @@ def random_arguments(module: ModuleOp, rng: np.random.Generator) -> list:
 def round_tripped(module: ModuleOp) -> ModuleOp:
     """Through mlir-opt-22 when installed, else through our own printer."""
     text = print_module(module)
-    return parse_module(mlir_opt(text) if MLIR_OPT else text)
+    return parse_module(mlir_opt_text(text) if MLIR_OPT else text)
 
 
 def assert_computes(module: ModuleOp, name: str, seed: int = 3) -> None:
@@ -253,7 +243,7 @@ def canonical_names(text: str) -> str:
 def test_mlir_opt_reads_our_print_back_as_the_same_module(name: str):
     module = parse_module(PROGRAMS[name])
     ours = print_module(module)
-    theirs = parse_module(mlir_opt(ours))
+    theirs = parse_module(mlir_opt_text(ours))
     assert theirs.is_structurally_equivalent(module)
     assert canonical_names(print_module(theirs)) == canonical_names(ours)
 
@@ -263,9 +253,9 @@ def test_mlir_opt_reads_our_print_back_as_the_same_module(name: str):
 def test_we_read_mlir_opts_prints_of_the_source(name: str):
     text = PROGRAMS[name]
     module = parse_module(text)
-    assert parse_module(mlir_opt(text)).is_structurally_equivalent(module)
+    assert parse_module(mlir_opt_text(text)).is_structurally_equivalent(module)
     # The generic form shows upstream's hidden bodies: ours are the same.
-    generic = parse_module(mlir_opt(text, "--mlir-print-op-generic"))
+    generic = parse_module(mlir_opt_text(text, "--mlir-print-op-generic"))
     # Upstream caches a convolution's maps on it as it verifies it.
     for op in generic.walk():
         op.attributes.pop("linalg.memoized_indexing_maps", None)

@@ -24,7 +24,7 @@ import pytest
 from xdsl.dialects.builtin import IndexType, IntegerType, Signedness, VectorType, f32
 from xdsl.utils.exceptions import InterpretationError, ParseError, VerifyException
 
-from helpers import parse_module, print_module
+from helpers import mlir_opt_text, parse_module, print_module
 from linalg_ext.running import run_function
 from linalg_ext.semantics.print_format import format_printed
 
@@ -139,15 +139,6 @@ func.func @f(%t: tensor<?x4xf32>, %m: memref<2x?xi8>) -> (tensor<2xindex>, tenso
 }
 
 
-def _mlir_opt(text: str, *flags: str) -> str:
-    assert MLIR_OPT is not None
-    result = subprocess.run(
-        [MLIR_OPT, *flags], input=text, capture_output=True, text=True
-    )
-    assert result.returncode == 0, result.stderr
-    return result.stdout
-
-
 @pytest.mark.parametrize("name", sorted(PROGRAMS))
 def test_round_trip(name: str) -> None:
     module = parse_module(PROGRAMS[name])
@@ -162,7 +153,7 @@ def test_round_trip(name: str) -> None:
 def test_mlir_opt_reads_our_print(name: str) -> None:
     module = parse_module(PROGRAMS[name])
     for generic in (False, True):
-        upstream = _mlir_opt(print_module(module, generic=generic))
+        upstream = mlir_opt_text(print_module(module, generic=generic))
         back = parse_module(upstream)
         assert back.is_structurally_equivalent(module), upstream
 
@@ -344,7 +335,7 @@ RUNNER_LOWERING = (
 
 def _mlir_runner_output(source: str) -> str:
     assert MLIR_OPT is not None and MLIR_RUNNER is not None
-    lowered = _mlir_opt(source, *RUNNER_LOWERING)
+    lowered = mlir_opt_text(source, *RUNNER_LOWERING)
     lib_dir = Path(MLIR_OPT).resolve().parent.parent / "lib"
     library = next(iter(sorted(lib_dir.glob("libmlir_c_runner_utils.so*"))))
     result = subprocess.run(
