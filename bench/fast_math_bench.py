@@ -10,8 +10,8 @@ with run-time checks, as by default):
 - row sum 4096²: `linalg.reduce` of each row of a 4096² matrix with
   `arith.addf` (n² flops; reads 64 MiB).
 
-Each kernel is compiled with `fast_math` = none, contract, reassoc and fast
-(docs/jit.md, "Floating-point contract"); the four are called in turn,
+Each kernel is compiled with `fast_math` = none, contract, reassoc, arcp and
+fast (docs/jit.md, "Floating-point contract"); the five are called in turn,
 repetition after repetition, so that a machine's changing load weighs on
 all alike, and the fastest call of each is reported (timed in machine code,
 `JitFunction.last_call_seconds`), with GFLOP/s and its speed-up over none.
@@ -19,7 +19,8 @@ all alike, and the fastest call of each is reported (timed in machine code,
 the largest |result|.
 
 What LLVM made of the kernel, read from the optimized IR
-(`linalg_ext.jit.optimized_llvm_ir`) and the host assembly: "vector" is the
+(`linalg_ext.jit.optimized_llvm_ir`) and the host assembly
+(`optimized_assembly`): "vector" is the
 widest `<N x float>` arithmetic (`fadd`/`fmul`) in the module ("scalar" if
 none), "fma" the number of `vfmadd` instructions in the assembly (fused
 multiply-adds: LLVM forms them while selecting instructions, from
@@ -39,8 +40,12 @@ from timing import machine_line
 from xdsl.parser import Parser
 
 from linalg_ext.context import make_context
-from linalg_ext.jit import JitFunction, compile_module, optimized_llvm_ir
-from linalg_ext.jit.compiler import llvm_binding
+from linalg_ext.jit import (
+    JitFunction,
+    compile_module,
+    optimized_assembly,
+    optimized_llvm_ir,
+)
 from linalg_ext.lowering.fast_math import FAST_MATH_MODES
 
 
@@ -117,17 +122,10 @@ def widest_vector(llvm_ir: str) -> str:
     return f"<{max(widths)} x float>" if widths else "scalar"
 
 
-def fused_multiply_adds(optimized: str) -> int:
-    """How many `vfmadd`/`vfmsub` instructions the host assembly has."""
-    binding = llvm_binding()
-    target = binding.Target.from_default_triple()
-    machine = target.create_target_machine(
-        cpu=binding.get_host_cpu_name(),
-        features=binding.get_host_cpu_features().flatten(),
-        opt=3,
-        codemodel="jitdefault",
-    )
-    assembly = machine.emit_assembly(binding.parse_assembly(optimized))
+def fused_multiply_adds(llvm_ir: str) -> int:
+    """How many `vfmadd`/`vfmsub` instructions the host assembly of
+    `llvm_ir` (a `JitModule.llvm_ir`) has."""
+    assembly = optimized_assembly(llvm_ir)
     return len(re.findall(r"\bvfn?m(?:add|sub)\w*", assembly))
 
 
@@ -163,7 +161,10 @@ def main(argv: list[str] | None = None) -> int:
             compiled = compile_module(module, fast_math=mode)
             functions[mode] = compiled["kernel"]
             optimized = optimized_llvm_ir(compiled.llvm_ir)
-            shapes[mode] = (widest_vector(optimized), fused_multiply_adds(optimized))
+            shapes[mode] = (
+                widest_vector(optimized),
+                fused_multiply_adds(compiled.llvm_ir),
+            )
         times: dict[str, list[float]] = {mode: [] for mode in FAST_MATH_MODES}
         errors: dict[str, float] = {}
         for _ in range(kernel.repetitions):

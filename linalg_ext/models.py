@@ -11,9 +11,10 @@ or PyTorch model) to native code, in one call.
 `linalg-ext-model-pipeline{to=tensors}`: canonicalize, fold the ops on
 constants, fuse the elementwise chains, canonicalize) and then
 `linalg_ext.jit.compile_module`, which bufferizes, lowers and compiles.
-By default the floating-point contract is onnxruntime's and IREE's:
-`fast_math="reassoc"` (a multiply and an add may fuse, sums and products
-may be computed in any order, so reductions vectorise; NaN, infinities and
+By default the floating-point contract is onnxruntime's:
+`fast_math="arcp"` (a multiply and an add may fuse, sums and products
+may be computed in any order, so reductions vectorise, and `x / y` may be
+`x * (1 / y)`, one reciprocal per row of a softmax; NaN, infinities and
 signed zeros keep IEEE semantics) and `approximate_math=True` (f32 `exp`,
 `tanh`, `erf`, `log`, ... as polynomials, 1-4 ulps, special values exact,
 so loops with them vectorise). `fast_math="none", approximate_math=False`

@@ -10,10 +10,11 @@ from __future__ import annotations
 
 from typing import Final
 
-DEFAULT_MODEL_FAST_MATH: Final = "reassoc"
+DEFAULT_MODEL_FAST_MATH: Final = "arcp"
 """The floating-point contract of a compiled model (`compile_model` and
-`linalg-ext-model-pipeline`), with approximate math: onnxruntime's and
-IREE's, where multiply-adds fuse and reductions run in any order."""
+`linalg-ext-model-pipeline`), with approximate math: onnxruntime's, where
+multiply-adds fuse, reductions run in any order and a division by a value
+the inner loop does not change is a multiplication by its reciprocal."""
 
 DEFAULT_FOLD_LIMIT = 65536
 """`linalg-fold-constants-ext`'s `max-elements` in the model pipeline: the
@@ -42,8 +43,8 @@ def model_pipeline(
       to fold, attention's K^T) through its indexing map, which the
       micro-kernel packs anyway. With `math-into-reduction=true` where the
       contract lets a reduction loop with `exp` in it vectorise (a sum in
-      any order and `exp` a polynomial: `fast`, or `reassoc` with
-      `approximate_math`): softmax's `exp` is then computed in the sum's
+      any order and `exp` a polynomial: `fast`, or `reassoc` or `arcp`
+      with `approximate_math`): softmax's `exp` is then computed in the sum's
       loop and again in the division's, instead of stored and read twice
       (~10 % faster at 256x1024); under a stricter contract such a loop
       stays scalar, so it is not fused;
@@ -52,7 +53,7 @@ def model_pipeline(
     """
     # `fast` approximates math functions by itself (lower-to-llvm's rule).
     math_into_reduction = fast_math == "fast" or (
-        approximate_math and fast_math == "reassoc"
+        approximate_math and fast_math in ("reassoc", "arcp")
     )
     fusion_options = "permutations-into-contractions=true" + (
         " math-into-reduction=true" if math_into_reduction else ""

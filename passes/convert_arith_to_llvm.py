@@ -24,10 +24,11 @@ users still in their original dialect (`linalg_ext.lowering.llvm_types`);
   `sum < a`), `mulsi_extended`/`mului_extended` (the product in twice the
   width, split in two halves).
 
-Option `fast-math` (`none`, `contract`, `reassoc`, `fast`;
+Option `fast-math` (`none`, `contract`, `reassoc`, `arcp`, `fast`;
 `linalg_ext.lowering.fast_math`): flags added to every float op's own
 (`contract` lets `a * b + c` become a fused multiply-add, `reassoc` lets sums
-be reordered, `fast` sets all seven flags on every float op); `none`, the
+be reordered, `arcp` lets a division become a multiplication by the
+reciprocal, `fast` sets all seven flags on every float op); `none`, the
 default, keeps exactly the flags written.
 
 The elementwise ops also take one-dimensional vectors of fixed length whose
@@ -452,7 +453,7 @@ class ConvertArithToLLVMPass(ModulePass):
     fast_math: FastMathMode = "none"
     """Fast-math flags added to every float op's own
     (`linalg_ext.lowering.fast_math`): `none` (the default: only the flags
-    written), `contract`, `reassoc` or `fast`."""
+    written), `contract`, `reassoc`, `arcp` or `fast`."""
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         patterns = PATTERNS

@@ -90,7 +90,7 @@ from xdsl.rewriter import InsertPoint
 from xdsl.traits import is_side_effect_free
 
 from linalg_ext.diagnostics import OpPassFailed
-from linalg_ext.lowering.fast_math import FastMathMode
+from linalg_ext.lowering.fast_math import FastMathMode, reassociates
 from linalg_ext.lowering.flat_elementwise import flat_elementwise
 from linalg_ext.lowering.loop_nest import LoopNestBuilder, map_indices, static_extent
 from linalg_ext.lowering.loop_order import (
@@ -308,7 +308,7 @@ class _Lowering:
         fast_math: FastMathMode = "none",
     ):
         self.op = op or generic
-        self.fast_math = fast_math
+        self.fast_math: FastMathMode = fast_math
         self.runtime_checks = runtime_checks
         self.unit_stride_innermost = unit_stride_innermost
         self.interleave = interleave
@@ -531,7 +531,7 @@ class _Lowering:
             return 1
         outputs = self.block.args[self.num_inputs :]
         accumulators = list(compress(outputs, self.carried_outputs))
-        reassociate = self.fast_math in ("reassoc", "fast")
+        reassociate = reassociates(self.fast_math)
         if reduction_self_vectorised(self.block, accumulators, reassociate):
             return 1  # LLVM splits each reduction over vector lanes itself
         return factor
@@ -753,7 +753,7 @@ class ConvertLinalgToLoopsPass(ModulePass):
 
     fast_math: FastMathMode = "none"
     """The fast-math mode the float ops will be lowered with
-    (convert-arith-to-llvm's): with `reassoc` or `fast` LLVM vectorises
+    (convert-arith-to-llvm's): with `reassoc` or looser LLVM vectorises
     float sums and products itself, so they are not interleaved."""
 
     flatten_elementwise: bool = False

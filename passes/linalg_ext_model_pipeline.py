@@ -3,7 +3,7 @@ linalg-on-tensors IR (torch-mlir's output for an ONNX or PyTorch model) to
 tensors ready to compile, then, if asked, to buffers or to the `llvm`
 dialect.
 
-    linalg-ext-model-pipeline{fold-limit=65536 fast-math=reassoc
+    linalg-ext-model-pipeline{fold-limit=65536 fast-math=arcp
                               approximate-math=true to=llvm}
 
 runs, in order,
@@ -16,15 +16,15 @@ runs, in order,
    `linalg.transpose` of a GEMM weight with transB is computed once, the
    elementwise chains (bias, activation) become one loop nest; fusion also
    pulls `exp` into a reduction (`math-into-reduction=true`) when
-   `fast-math` is `fast`, or `reassoc` with `approximate-math` on, the
+   `fast-math` is `fast`, or `reassoc`/`arcp` with `approximate-math` on, the
    contracts under which such a loop vectorises;
 2. with `to=buffers` or `to=llvm`, the JIT's bufferization
    (`linalg_ext.pass_pipelines.BUFFERIZATION`: `one-shot-bufferize` with
    function boundaries and identity layouts, `buffer-deallocation-pipeline`);
 3. with `to=llvm`, `lower-to-llvm{fast-math=<fast-math>
    approximate-math=<approximate-math>}`: by default `compile_model`'s
-   floating-point contract (`reassoc`, approximate math: onnxruntime's and
-   IREE's; `fast-math=none approximate-math=false` for the interpreter's
+   floating-point contract (`arcp`, approximate math: onnxruntime's;
+   `fast-math=none approximate-math=false` for the interpreter's
    bits).
 
 `linalg_ext.models.compile_model(source)` is this pass with `to=tensors`
@@ -83,7 +83,7 @@ class LinalgExtModelPipelinePass(StagedPass):
 
     fast_math: FastMathMode = DEFAULT_MODEL_FAST_MATH
     """The floating-point contract the code is compiled with (`lower-to-llvm`'s
-    `fast-math` with `to=llvm`), by default `compile_model`'s: `reassoc`.
+    `fast-math` with `to=llvm`), by default `compile_model`'s: `arcp`.
     With `approximate-math`, it also decides whether fusion pulls `exp`
     into a reduction (`model_pipeline`)."""
 

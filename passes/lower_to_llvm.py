@@ -23,7 +23,7 @@ convert-cf-to-llvm). At the end every op must be an `llvm` op (or the
 module): the first one that is not is reported, naming it, and the module
 is left as it was.
 
-With `fast-math` (`contract`, `reassoc`, `fast`), convert-arith-to-llvm adds
+With `fast-math` (`contract`, `reassoc`, `arcp`, `fast`), convert-arith-to-llvm adds
 fast-math flags to the float ops (and convert-vector-to-llvm-ext to the
 float reductions) (docs/jit.md, "Floating-point contract").
 

@@ -127,7 +127,7 @@ def main(argv: list[str] | None = None) -> int:
 
     print(
         f"== compile_model({str(mlir_path)!r}) (its defaults: "
-        "fast_math='reassoc', approximate_math=True; one thread):"
+        "fast_math='arcp', approximate_math=True; one thread):"
     )
     start = time.perf_counter()
     compiled = compile_model(REPO / mlir_path)

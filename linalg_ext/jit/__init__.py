@@ -46,7 +46,12 @@ from linalg_ext.jit.compiled import (
     JitModule,
     run_function,
 )
-from linalg_ext.jit.compiler import BUFFERIZATION, compile_module, optimized_llvm_ir
+from linalg_ext.jit.compiler import (
+    BUFFERIZATION,
+    compile_module,
+    optimized_assembly,
+    optimized_llvm_ir,
+)
 from linalg_ext.jit.llvm_additions import (
     ALLOCATION_FAILED,
     CLOCK_MONOTONIC,
@@ -78,6 +83,7 @@ __all__ = [
     "JitModule",
     "MemoryTracker",
     "compile_module",
+    "optimized_assembly",
     "optimized_llvm_ir",
     "run_function",
 ]

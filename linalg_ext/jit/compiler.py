@@ -175,6 +175,15 @@ def optimized_llvm_ir(llvm_ir: str, opt_level: int = 3) -> str:
     return str(_optimized(llvm_ir, opt_level, _host_target_machine(opt_level)))
 
 
+def optimized_assembly(llvm_ir: str, opt_level: int = 3) -> str:
+    """The host's assembly `compile_module` makes of `llvm_ir` (as
+    `optimized_llvm_ir`, one step further): what the back end did, such as
+    repeated divisions by one value turned into one reciprocal and
+    multiplications under `arcp`."""
+    machine = _host_target_machine(opt_level)
+    return machine.emit_assembly(_optimized(llvm_ir, opt_level, machine))
+
+
 def _compile_llvm_ir(llvm_ir: str, opt_level: int, track_memory: bool) -> Any:
     """Optimize and compile the IR for the host; the execution engine."""
     binding = llvm_binding()

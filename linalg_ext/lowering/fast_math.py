@@ -11,6 +11,11 @@ differently than written, op by op:
 - `reassoc`: they also get `reassoc`, so that a sum or product may be
   evaluated in another order (a reduction split over vector lanes); NaN,
   infinities and signed zeros keep IEEE semantics;
+- `arcp`: besides, `divf` gets `arcp`, so that `x / y` may become
+  `x * (1 / y)` (one reciprocal per row instead of a division per element
+  when `y` does not change along the inner loop, softmax's sum): about one
+  ulp more per division; NaN and infinities as IEEE except where `1 / y`
+  itself overflows or underflows (|y| below 2^-126 or above 2^126 in f32);
 - `fast`: every float op of `arith` (`addf`, `subf`, `mulf`, `divf`, `remf`,
   `negf`, the min/max ops) gets MLIR's `fast`, all seven flags: besides the
   above, `x / y` may become `x * (1 / y)` (`arcp`), the sign of a zero may
@@ -41,7 +46,7 @@ if TYPE_CHECKING:
     # for the passes that read the modes (start-up of every tool).
     from linalg_ext.running import FunctionRun
 
-FastMathMode = Literal["none", "contract", "reassoc", "fast"]
+FastMathMode = Literal["none", "contract", "reassoc", "arcp", "fast"]
 """What compiled code may do to float arithmetic (the module docstring)."""
 
 FAST_MATH_MODES: tuple[FastMathMode, ...] = typing.get_args(FastMathMode)
@@ -51,10 +56,14 @@ ADD_SUB_MUL = frozenset({"arith.addf", "arith.subf", "arith.mulf"})
 """The ops `contract` and `reassoc` apply to: those a fused multiply-add or
 a reassociated sum or product is made of."""
 
+_DIVISION = "arith.divf"
+"""The op `arcp` applies to."""
+
 _ADDED_FLAGS: dict[FastMathMode, frozenset[FastMathFlag]] = {
     "none": frozenset(),
     "contract": frozenset({FastMathFlag.ALLOW_CONTRACT}),
     "reassoc": frozenset({FastMathFlag.ALLOW_CONTRACT, FastMathFlag.REASSOC}),
+    "arcp": frozenset({FastMathFlag.ALLOW_CONTRACT, FastMathFlag.REASSOC}),
     "fast": frozenset(FastMathFlag),
 }
 
@@ -64,7 +73,15 @@ def added_flags(mode: FastMathMode, op_name: str) -> frozenset[FastMathFlag]:
     ones `convert-arith-to-llvm` gives to the llvm op besides its own)."""
     if mode == "fast" or op_name in ADD_SUB_MUL:
         return _ADDED_FLAGS[mode]
+    if mode == "arcp" and op_name == _DIVISION:
+        return frozenset({FastMathFlag.ALLOW_RECIP})
     return frozenset()
+
+
+def reassociates(mode: FastMathMode) -> bool:
+    """Whether code compiled in `mode` may sum or multiply in any order (a
+    reduction split over vector lanes): `reassoc` and every looser mode."""
+    return FAST_MATH_MODES.index(mode) >= FAST_MATH_MODES.index("reassoc")
 
 
 def check_fast_math_mode(value: object, where: str) -> FastMathMode:

@@ -198,7 +198,7 @@ fast-math mode: exact whatever the order (integers wrap; `maximumf` and
 
 REASSOCIATED = frozenset({"arith.addf", "arith.subf", "arith.mulf"})
 """Float reduction steps it splits over lanes only when allowed to
-reassociate (fast-math `reassoc` or `fast`)."""
+reassociate (fast-math `reassoc` or looser)."""
 
 
 def reduction_self_vectorised(

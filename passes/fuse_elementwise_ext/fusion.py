@@ -236,7 +236,7 @@ def check_reduction_pays(producer: GenericOp, consumer: GenericOp) -> None:
     costly math function (`costly_math_op`).
 
     Why: a reduction's loop adds in order (unless the compiled code may
-    reassociate, `fast_math` "reassoc" or "fast"), so LLVM does not
+    reassociate, `fast_math` "reassoc" or looser), so LLVM does not
     vectorise it, and whatever is fused into it runs one element at a time.
     A parallel producer vectorises on its own (`llvm.exp.v16f32`, or the
     polynomial of `approximate_math`): computed there, written once and read

@@ -4,18 +4,25 @@ tolerance follows them; "none" is the old path, bit for bit."""
 
 from __future__ import annotations
 
+import platform
 import re
 import subprocess
 import sys
 
 import numpy as np
 import pytest
+from xdsl.dialects.utils.fast_math import FastMathFlag
 
 from helpers import REPO, parse_module
 from linalg_ext import checking
 from linalg_ext.checking import CheckError, check_module
 from linalg_ext.comparison import first_difference
-from linalg_ext.jit import JitError, compile_module, optimized_llvm_ir
+from linalg_ext.jit import (
+    JitError,
+    compile_module,
+    optimized_assembly,
+    optimized_llvm_ir,
+)
 from linalg_ext.jit.compiler import llvm_binding
 from linalg_ext.lowering.fast_math import (
     FAST_MATH_MODES,
@@ -111,6 +118,7 @@ def _float_instructions(llvm_ir: str) -> list[str]:
         ("none", "fmul float", "fadd float"),
         ("contract", "fmul contract float", "fadd contract float"),
         ("reassoc", "fmul reassoc contract float", "fadd reassoc contract float"),
+        ("arcp", "fmul reassoc contract float", "fadd reassoc contract float"),
         ("fast", "fmul fast float", "fadd fast float"),
     ],
 )
@@ -150,6 +158,54 @@ def test_contract_and_reassoc_leave_division_and_min_max_alone():
     assert added_flags("none", "arith.addf") == frozenset()
 
 
+def test_arcp_adds_only_arcp_and_only_to_division():
+    assert added_flags("arcp", "arith.divf") == {FastMathFlag.ALLOW_RECIP}
+    assert added_flags("arcp", "arith.addf") == added_flags("reassoc", "arith.addf")
+    for name in ("arith.maximumf", "arith.remf", "arith.negf"):
+        assert added_flags("arcp", name) == frozenset()
+
+
+ROW_DIVIDED_BY_ITS_SUM = """
+func.func @normalise(%x: tensor<8x256xf32>, %s: tensor<8xf32>) -> tensor<8x256xf32> {
+  %e = tensor.empty() : tensor<8x256xf32>
+  %r = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>,
+      affine_map<(i, j) -> (i)>, affine_map<(i, j) -> (i, j)>],
+      iterator_types = ["parallel", "parallel"]}
+      ins(%x, %s : tensor<8x256xf32>, tensor<8xf32>) outs(%e : tensor<8x256xf32>) {
+  ^bb0(%a: f32, %b: f32, %o: f32):
+    %q = arith.divf %a, %b : f32
+    linalg.yield %q : f32
+  } -> tensor<8x256xf32>
+  return %r : tensor<8x256xf32>
+}
+"""
+
+
+@pytest.mark.skipif(platform.machine() != "x86_64", reason="reads x86 assembly")
+def test_arcp_turns_a_row_division_into_one_reciprocal_and_multiplications():
+    module = parse_module(ROW_DIVIDED_BY_ITS_SUM)
+    packed_divide = re.compile(r"\bv?divps\b")
+    strict = optimized_assembly(compile_module(module, fast_math="reassoc").llvm_ir)
+    assert packed_divide.search(strict)
+    compiled = compile_module(module, fast_math="arcp")
+    # The IR keeps `fdiv arcp`; the back end divides once per row and
+    # multiplies the rest.
+    assert re.search(r"fdiv arcp <\d+ x float>", optimized_llvm_ir(compiled.llvm_ir))
+    loose = optimized_assembly(compiled.llvm_ir)
+    assert not packed_divide.search(loose)
+    assert re.search(r"\bv?mulps\b", loose)
+    # Special values as IEEE: x / inf = 0, x / 0 = inf, 0 / 0 = NaN.
+    x = np.ones((8, 256), np.float32)
+    x[1, :] = 0.0
+    s = np.array([2, 0, np.inf, 0, 4, 8, -0.5, 3], np.float32)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        expected = x / s[:, None]
+    actual = compiled["normalise"](x, s)
+    assert np.array_equal(np.isnan(actual), np.isnan(expected))
+    finite = ~np.isnan(expected)
+    np.testing.assert_allclose(actual[finite], expected[finite], rtol=2e-7)
+
+
 # --------------------------------------------------------------------------
 # "none" is the old path
 
@@ -179,7 +235,7 @@ def test_none_rounds_a_multiply_add_twice_as_the_interpreter_does():
 @pytest.mark.skipif(not _host_has_fma(), reason="the host CPU has no FMA")
 def test_contract_fuses_a_multiply_add_into_one_rounding():
     module = parse_module(MULTIPLY_ADD)
-    for mode in ("contract", "reassoc", "fast"):
+    for mode in ("contract", "reassoc", "arcp", "fast"):
         assert compile_module(module, fast_math=mode)["square_plus"](A, C) == FUSED
     # Flags written in the program are honoured without any mode.
     assert compile_module(module)["written_contract"](A, C) == FUSED
@@ -194,7 +250,7 @@ def test_reassoc_lets_llvm_vectorise_a_reduction():
     vector_add = re.compile(r"fadd [a-z ]*<\d+ x float>")
     strict = optimized_llvm_ir(compile_module(module).llvm_ir)
     assert not vector_add.search(strict)
-    for mode in ("reassoc", "fast"):
+    for mode in ("reassoc", "arcp", "fast"):
         loose = optimized_llvm_ir(compile_module(module, fast_math=mode).llvm_ir)
         assert re.search(r"fadd (reassoc contract|fast) <\d+ x float>", loose), mode
 
@@ -291,7 +347,7 @@ def test_compile_module_refuses_an_unknown_mode_in_one_line(value):
     with pytest.raises(JitError) as error:
         compile_module(parse_module(MULTIPLY_ADD), fast_math=value)
     assert str(error.value) == (
-        "compile_module: fast_math must be one of none, contract, reassoc, fast, "
+        "compile_module: fast_math must be one of none, contract, reassoc, arcp, fast, "
         f"not {value!r}"
     )
 
@@ -314,7 +370,10 @@ def test_the_pass_option_refuses_an_unknown_mode_in_one_line(tmp_path, capsys):
         assert opt_tool.main([str(source), "-p", pipeline]) == 1
         err = capsys.readouterr().err.strip()
         assert "\n" not in err
-        assert "option 'fast-math' expects one of none, contract, reassoc, fast" in err
+        assert (
+            "option 'fast-math' expects one of none, contract, reassoc, arcp, fast"
+            in err
+        )
         assert "'fastest'" in err
 
 
@@ -377,4 +436,4 @@ def test_the_bench_runs_every_mode_and_shows_the_vectorised_reduction():
     assert set(rows) == {("256²", mode) for mode in FAST_MATH_MODES}
     assert "scalar" in rows[("256²", "none")]
     assert "x float>" in rows[("256²", "reassoc")]
-    assert sum(line.startswith("matmul 64³") for line in lines) == 4
+    assert sum(line.startswith("matmul 64³") for line in lines) == len(FAST_MATH_MODES)

@@ -106,7 +106,7 @@ def test_model(family: str, batch: str, weights: WeightsMode) -> None:
         assert "dense_resource<" in text
     # Text, not a parsed module: each compile parses its own text, so the
     # dense_resource keys are never renamed (docs/compat.md).
-    # The default contract (reassoc, approximate math) on dense weights, the
+    # The default contract (arcp, approximate math) on dense weights, the
     # interpreter's (none, libm) on the other two.
     if weights == "dense":
         compiled = compile_model(text)

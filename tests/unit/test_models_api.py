@@ -221,6 +221,7 @@ def test_compile_model_runs_the_pass_at_tensors():
     assert model_pipeline() == MODEL_PIPELINE
     # exp joins a reduction loop only where that loop vectorises.
     assert "math-into-reduction=true" in MODEL_PIPELINE
+    assert "math-into-reduction=true" in model_pipeline(fast_math="reassoc")
     assert "math-into-reduction" not in model_pipeline(fast_math="contract")
     assert "math-into-reduction" not in model_pipeline(approximate_math=False)
     assert "math-into-reduction=true" in model_pipeline(
@@ -235,7 +236,7 @@ def test_the_pass_lowers_to_llvm():
 
 
 def test_models_approximate_math_by_default():
-    # compile_model's contract (reassoc, approximate math): the softmax's exp
+    # compile_model's contract (arcp, approximate math): the softmax's exp
     # is a polynomial, no llvm.intr.exp; the interpreter's contract keeps it.
     def lowered(options: str) -> str:
         module = parse_module(STATIC)
@@ -243,6 +244,9 @@ def test_models_approximate_math_by_default():
         return print_module(module)
 
     assert "llvm.intr.exp" not in lowered("")
+    # The softmax's division by its row sum may use the reciprocal.
+    assert "fastmath<arcp>" in lowered("")
+    assert "arcp" not in lowered("fast-math=reassoc")
     assert "llvm.intr.exp" in lowered("fast-math=none approximate-math=false")
     exact = compile_model(STATIC, fast_math="none", approximate_math=False)
     s = RNG.standard_normal((3, 5)).astype(np.float32)
