@@ -757,9 +757,10 @@ class ConvertLinalgToLoopsPass(ModulePass):
     float sums and products itself, so they are not interleaved."""
 
     flatten_elementwise: bool = False
-    """Lower an all-parallel op over whole contiguous buffers of one static
-    shape (a fill, an elementwise generic with identity maps) as one loop
-    over `memref.collapse_shape`s of them, in the same order
+    """Lower an all-parallel op over contiguous buffers of static shapes
+    with each run of neighbouring loops every operand reads alike (a fill's
+    or an identity-map op's all, a broadcast bias's spatial ones) merged
+    into one loop over `memref.collapse_shape`s of them, in the same order
     (`linalg_ext.lowering.flat_elementwise`): LLVM unrolls a nest of short
     constant loops fully instead of vectorising it (lower-to-llvm sets it)."""
 
