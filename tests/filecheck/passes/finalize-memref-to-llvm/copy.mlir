@@ -1,8 +1,10 @@
 // RUN: xdsl-opt %s -p finalize-memref-to-llvm | filecheck %s
 
 // memref.copy: one llvm.intr.memcpy when both memrefs are contiguous, else
-// a loop nest of loads and stores in the llvm dialect; when only the
-// descriptors can tell, both, chosen at run time.
+// a loop nest in the llvm dialect whose body copies the last dimensions both
+// hold contiguously with one memcpy (an element with a load and a store when
+// there are none); when only the descriptors can tell, both, chosen at run
+// time.
 
 // Row-major static shapes: memcpy of a constant 128 bytes from the start of
 // each buffer.
@@ -42,8 +44,8 @@ func.func @copy_scalar(%a: memref<f32>, %b: memref<f32>) {
 // CHECK:         %[[SIZE:.*]] = llvm.mlir.constant(4) : i64
 // CHECK:         "llvm.intr.memcpy"(%{{.*}}, %{{.*}}, %[[SIZE]])
 
-// A strided source, statically not contiguous: a loop nest over 4 x 4,
-// reading at offset 10 + 8 i + j.
+// A strided source whose rows are contiguous: a loop over the 4 rows, one
+// memcpy of 16 bytes each, from offset 10 + 8 i to 4 i.
 func.func @copy_strided(%a: memref<8x8xf32>, %b: memref<4x4xf32>) {
   %s = memref.subview %a[1, 2] [4, 4] [1, 1] : memref<8x8xf32> to memref<4x4xf32, strided<[8, 1], offset: 10>>
   "memref.copy"(%s, %b) : (memref<4x4xf32, strided<[8, 1], offset: 10>>, memref<4x4xf32>) -> ()
@@ -54,43 +56,60 @@ func.func @copy_strided(%a: memref<8x8xf32>, %b: memref<4x4xf32>) {
 // CHECK-NEXT:    %[[B:.*]] = builtin.unrealized_conversion_cast %b : {{.*}} to !llvm.struct
 // CHECK-NEXT:    %[[FROM:.*]] = llvm.extractvalue %[[S]][1]
 // CHECK-NEXT:    %[[TO:.*]] = llvm.extractvalue %[[B]][1]
+// CHECK-NEXT:    %[[ROW_BYTES:.*]] = llvm.mlir.constant(16) : i64
 // CHECK-NEXT:    %[[ZERO:.*]] = llvm.mlir.constant(0) : i64
 // CHECK-NEXT:    %[[FOUR:.*]] = llvm.mlir.constant(4) : i64
-// CHECK-NEXT:    llvm.br ^[[OUTER:.*]](%[[ZERO]] : i64)
-// CHECK-NEXT:  ^[[OUTER]](%[[I:[^:]*]]: i64):
+// CHECK-NEXT:    llvm.br ^[[LOOP:.*]](%[[ZERO]] : i64)
+// CHECK-NEXT:  ^[[LOOP]](%[[I:[^:]*]]: i64):
 // CHECK-NEXT:    %[[I_IN:.*]] = llvm.icmp "slt" %[[I]], %[[FOUR]] : i64
-// CHECK-NEXT:    llvm.cond_br %[[I_IN]], ^[[OUTER_BODY:.*]], ^[[EXIT:.*]]
-// CHECK-NEXT:  ^[[OUTER_BODY]]:
-// CHECK-NEXT:    %[[ZERO2:.*]] = llvm.mlir.constant(0) : i64
-// CHECK-NEXT:    llvm.br ^[[INNER:.*]](%[[ZERO2]] : i64)
-// CHECK-NEXT:  ^[[INNER]](%[[J:[^:]*]]: i64):
-// CHECK-NEXT:    %[[J_IN:.*]] = llvm.icmp "slt" %[[J]], %[[FOUR]] : i64
-// CHECK-NEXT:    llvm.cond_br %[[J_IN]], ^[[INNER_BODY:.*]], ^[[OUTER_LATCH:.*]]
-// CHECK-NEXT:  ^[[INNER_BODY]]:
+// CHECK-NEXT:    llvm.cond_br %[[I_IN]], ^[[BODY:.*]], ^[[EXIT:.*]]
+// CHECK-NEXT:  ^[[BODY]]:
+// CHECK-NEXT:    %[[FOUR2:.*]] = llvm.mlir.constant(4) : i64
+// CHECK-NEXT:    %[[AT2:.*]] = llvm.mul %[[I]], %[[FOUR2]] overflow<nsw> : i64
+// CHECK-NEXT:    %[[Q:.*]] = llvm.getelementptr inbounds %[[TO]][%[[AT2]]] : (!llvm.ptr, i64) -> !llvm.ptr, f32
 // CHECK-NEXT:    %[[EIGHT:.*]] = llvm.mlir.constant(8) : i64
 // CHECK-NEXT:    %[[ROW:.*]] = llvm.mul %[[I]], %[[EIGHT]] overflow<nsw> : i64
 // CHECK-NEXT:    %[[TEN:.*]] = llvm.mlir.constant(10) : i64
-// CHECK-NEXT:    %[[AT0:.*]] = llvm.add %[[TEN]], %[[ROW]] overflow<nsw> : i64
-// CHECK-NEXT:    %[[AT:.*]] = llvm.add %[[AT0]], %[[J]] overflow<nsw> : i64
+// CHECK-NEXT:    %[[AT:.*]] = llvm.add %[[TEN]], %[[ROW]] overflow<nsw> : i64
 // CHECK-NEXT:    %[[P:.*]] = llvm.getelementptr inbounds %[[FROM]][%[[AT]]] : (!llvm.ptr, i64) -> !llvm.ptr, f32
-// CHECK-NEXT:    %[[V:.*]] = llvm.load %[[P]] : !llvm.ptr -> f32
-// CHECK-NEXT:    %[[FOUR2:.*]] = llvm.mlir.constant(4) : i64
-// CHECK-NEXT:    %[[ROW2:.*]] = llvm.mul %[[I]], %[[FOUR2]] overflow<nsw> : i64
-// CHECK-NEXT:    %[[AT2:.*]] = llvm.add %[[ROW2]], %[[J]] overflow<nsw> : i64
-// CHECK-NEXT:    %[[Q:.*]] = llvm.getelementptr inbounds %[[TO]][%[[AT2]]] : (!llvm.ptr, i64) -> !llvm.ptr, f32
-// CHECK-NEXT:    llvm.store %[[V]], %[[Q]] : f32, !llvm.ptr
-// CHECK-NEXT:    llvm.br ^[[INNER_LATCH:.*]]
-// CHECK-NEXT:  ^[[INNER_LATCH]]:
-// CHECK-NEXT:    %[[ONE2:.*]] = llvm.mlir.constant(1) : i64
-// CHECK-NEXT:    %[[J_NEXT:.*]] = llvm.add %[[J]], %[[ONE2]] overflow<nsw> : i64
-// CHECK-NEXT:    llvm.br ^[[INNER]](%[[J_NEXT]] : i64)
-// CHECK-NEXT:  ^[[OUTER_LATCH]]:
+// CHECK-NEXT:    "llvm.intr.memcpy"(%[[Q]], %[[P]], %[[ROW_BYTES]]) <{isVolatile = false}> : (!llvm.ptr, !llvm.ptr, i64) -> ()
+// CHECK-NEXT:    llvm.br ^[[LATCH:.*]]
+// CHECK-NEXT:  ^[[LATCH]]:
 // CHECK-NEXT:    %[[ONE:.*]] = llvm.mlir.constant(1) : i64
 // CHECK-NEXT:    %[[I_NEXT:.*]] = llvm.add %[[I]], %[[ONE]] overflow<nsw> : i64
-// CHECK-NEXT:    llvm.br ^[[OUTER]](%[[I_NEXT]] : i64)
+// CHECK-NEXT:    llvm.br ^[[LOOP]](%[[I_NEXT]] : i64)
 // CHECK-NEXT:  ^[[EXIT]]:
 // CHECK-NEXT:    func.return
+
+// A padded image's interior: the last dimension is contiguous in both (the
+// image's rows in the bigger buffer), the one before is not: loops over
+// 2 x 3 rows, a memcpy of 5 elements each.
+func.func @copy_into_padded(%a: memref<2x3x5xf32>, %b: memref<2x5x7xf32>) {
+  %s = memref.subview %b[0, 1, 1] [2, 3, 5] [1, 1, 1] : memref<2x5x7xf32> to memref<2x3x5xf32, strided<[35, 7, 1], offset: 8>>
+  "memref.copy"(%a, %s) : (memref<2x3x5xf32>, memref<2x3x5xf32, strided<[35, 7, 1], offset: 8>>) -> ()
+  return
+}
+// CHECK-LABEL: func.func @copy_into_padded
+// CHECK:         %[[ROW_BYTES:.*]] = llvm.mlir.constant(20) : i64
+// CHECK-COUNT-2: llvm.icmp "slt"
+// CHECK-NOT:     llvm.icmp "slt"
+// CHECK:         "llvm.intr.memcpy"(%{{.*}}, %{{.*}}, %[[ROW_BYTES]])
+// CHECK-NOT:     llvm.load
+// CHECK:         func.return
+
+// Strided in both dimensions: no contiguous rows, a loop nest of loads and
+// stores.
+func.func @copy_every_other(%a: memref<8x8xf32>, %b: memref<4x4xf32>) {
+  %s = memref.subview %a[0, 0] [4, 4] [2, 2] : memref<8x8xf32> to memref<4x4xf32, strided<[16, 2]>>
+  "memref.copy"(%s, %b) : (memref<4x4xf32, strided<[16, 2]>>, memref<4x4xf32>) -> ()
+  return
+}
+// CHECK-LABEL: func.func @copy_every_other
+// CHECK-COUNT-2: llvm.icmp "slt"
+// CHECK:         %[[V:.*]] = llvm.load %{{.*}} : !llvm.ptr -> f32
+// CHECK:         llvm.store %[[V]], %{{.*}} : f32, !llvm.ptr
 // CHECK-NOT:     llvm.intr.memcpy
+// CHECK:         func.return
 
 // Into a strided view of i1: loops too, one byte per element.
 func.func @copy_into_strided(%a: memref<4x2xi1>, %b: memref<4x6xi1>) {
