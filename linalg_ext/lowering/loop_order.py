@@ -27,17 +27,20 @@ GFLOP/s, domain -> unit-stride): N=16 54.6 -> 7.0, 32 61.2 -> 6.3,
 Except before a tiny window: when the domain's innermost loops are
 reductions that run fewer than `TINY_WINDOW` iterations in all (statically:
 a depthwise convolution's or a pooling's 3x3 window), a parallel loop of at
-least `MIN_VECTOR_LOOP` iterations still moves innermost, unless it is the
-last parallel loop (once LLVM unrolls the window it is innermost anyway,
-and vectorised; moved past the window, LLVM unrolls it fully instead:
-`linalg.pooling_nhwc_sum` 1x58x58x32 0.027 ms in the domain's order, 0.25
-moved). In the domain's order
-each output is then a chain of a few dependent multiply-adds that LLVM
-unrolls and either leaves scalar or vectorises across an outer loop with
-gathers; with the output row innermost every window step is one
-contiguous vector multiply-add per row chunk. Measured (AVX-512, one
-thread) on `linalg.depthwise_conv_2d_nchw_chw` 1x32x58x58 * 32x3x3:
-0.67 ms -> 0.087 ms.
+least `MIN_VECTOR_LOOP` iterations still moves, to just before the window:
+once LLVM unrolls the window it is innermost, its body the window's
+multiply-adds on one accumulator per element, and vectorised (moved past
+the window, LLVM would unroll it fully instead: `linalg.pooling_nhwc_sum`
+1x58x58x32 0.027 ms in the domain's order, 0.25 moved). The parallel loops
+before it then run in the order of the output's dimensions when the output
+reads exactly them (an NCHW image channel by channel, each channel's rows
+in turn), else in the domain's. In the domain's order a depthwise NCHW
+convolution's output is a chain of a few dependent multiply-adds per
+element that LLVM leaves scalar or vectorises across channels with
+gathers. Measured (AVX-512, one thread) on `linalg.depthwise_conv_2d_nchw_chw`
+1x32x58x58 * 32x3x3: 0.67 ms in the domain's order, 0.069 ms with the row
+innermost past the window (nine read-modify-write passes over each output
+row), 0.031 ms with it before the window in (n, c, oh) order.
 
 `vectorizable_order` is the rule on the indexing maps; the pass
 (`convert-linalg-to-loops-ext`) adds the conditions on the operands and
@@ -160,8 +163,36 @@ def vectorizable_order(
             s == Stride.UNIT or (s == Stride.INVARIANT and not is_output)
             for s, is_output in zip(strides, outputs, strict=True)
         ):
+            if tiny:
+                return _before_window(maps, outputs, parallel, dim)
             return [d for d in order if d != dim] + [dim]
     return order
+
+
+def _before_window(
+    maps: Sequence[AffineMap],
+    outputs: Sequence[bool],
+    parallel: Sequence[bool],
+    dim: int,
+) -> list[int]:
+    """The order with loop `dim` right before the trailing reduction
+    window, the loops before it in the order of the output's dimensions
+    when every output reads exactly those loops through one map (ending in
+    `dim`, along which it is unit-stride), else in the domain's."""
+    window_start = len(parallel)
+    while not parallel[window_start - 1]:
+        window_start -= 1
+    window = list(range(window_start, len(parallel)))
+    head = [d for d in range(window_start) if d != dim]
+    output_maps = {m for m, is_output in zip(maps, outputs, strict=True) if is_output}
+    if len(output_maps) == 1:
+        (output_map,) = output_maps
+        read = [e.position for e in output_map.results if isinstance(e, AffineDimExpr)]
+        if len(read) == len(output_map.results) and sorted(read) == list(
+            range(window_start)
+        ):
+            return read + window
+    return [*head, dim, *window]
 
 
 def _tiny_window(parallel: Sequence[bool], extents: Sequence[int | None]) -> bool:

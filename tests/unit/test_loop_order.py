@@ -60,8 +60,8 @@ func.func @f(%a: memref<?x?xf32>, %b: memref<?x?xf32>, %c: memref<?x?xf32>) {
 """
 
 BATCH_MATMUL = """
-func.func @f(%a: memref<3x5x7xf32>, %b: memref<3x7x64xf32>, %c: memref<3x5x64xf32>) {
-  linalg.batch_matmul ins(%a, %b : memref<3x5x7xf32>, memref<3x7x64xf32>) outs(%c : memref<3x5x64xf32>)
+func.func @f(%a: memref<3x5x17xf32>, %b: memref<3x17x64xf32>, %c: memref<3x5x64xf32>) {
+  linalg.batch_matmul ins(%a, %b : memref<3x5x17xf32>, memref<3x17x64xf32>) outs(%c : memref<3x5x64xf32>)
   return
 }
 """
@@ -78,10 +78,10 @@ func.func @f(%in: memref<1x6x6x3xf32>, %filter: memref<3x3x3x64xf32>, %out: memr
 # innermost: the parallel j (unit-stride in x and the output) moves
 # innermost, the reduction outside; the body uses linalg.index of both.
 COLUMN_SUM = """
-func.func @f(%x: memref<9x70xf32>, %o: memref<70xf32>) {
+func.func @f(%x: memref<17x70xf32>, %o: memref<70xf32>) {
   linalg.generic {indexing_maps = [affine_map<(j, i) -> (i, j)>, affine_map<(j, i) -> (j)>],
                   iterator_types = ["parallel", "reduction"]}
-      ins(%x : memref<9x70xf32>) outs(%o : memref<70xf32>) {
+      ins(%x : memref<17x70xf32>) outs(%o : memref<70xf32>) {
   ^bb0(%v: f32, %acc: f32):
     %j = linalg.index 0 : index
     %i = linalg.index 1 : index
@@ -127,7 +127,8 @@ func.func @f(%x: memref<70x65xf32>, %y: memref<70x65xf32>, %o: memref<65x70xf32>
 """
 
 # The domain (n, oh, ow, c, kh, kw) ends in a 3x3 window: ow (10
-# iterations, under SHORT_LOOP) still moves innermost, past c (strided).
+# iterations, under SHORT_LOOP) still moves, to just before the window, with
+# the loops before it in the output's order (n, c, oh).
 DEPTHWISE = """
 func.func @f(%x: memref<1x3x12x12xf32>, %w: memref<3x3x3xf32>, %o: memref<1x3x10x10xf32>) {
   linalg.depthwise_conv_2d_nchw_chw {dilations = dense<1> : vector<2xi64>, strides = dense<1> : vector<2xi64>}
@@ -228,11 +229,11 @@ def test_division_in_the_body_keeps_the_domain_order_with_checks():
     # The first failing division reports its operand: the interpreter's
     # first, in the domain's order.
     text = """
-func.func @f(%a: memref<4x6xi32>, %b: memref<6x64xi32>, %c: memref<4x64xi32>) {
+func.func @f(%a: memref<4x17xi32>, %b: memref<17x64xi32>, %c: memref<4x64xi32>) {
   linalg.generic {indexing_maps = [affine_map<(i, j, k) -> (i, k)>, affine_map<(i, j, k) -> (k, j)>,
                                    affine_map<(i, j, k) -> (i, j)>],
                   iterator_types = ["parallel", "parallel", "reduction"]}
-      ins(%a, %b : memref<4x6xi32>, memref<6x64xi32>) outs(%c : memref<4x64xi32>) {
+      ins(%a, %b : memref<4x17xi32>, memref<17x64xi32>) outs(%c : memref<4x64xi32>) {
   ^bb0(%x: i32, %y: i32, %acc: i32):
     %q = arith.divsi %x, %y : i32
     %s = arith.addi %acc, %q : i32
@@ -283,7 +284,7 @@ def test_stride_classes():
     assert vectorizable_order(matmul, outputs, [True, True, False], short) == [0, 1, 2]
 
 
-def test_short_loop_moves_past_a_tiny_window():
+def test_short_loop_moves_before_a_tiny_window():
     # depthwise_conv_2d_nchw_chw: (n, oh, ow, c, kh, kw).
     n, h, w, c, kh, kw = (AffineExpr.dimension(d) for d in range(6))
     maps = [
@@ -293,14 +294,34 @@ def test_short_loop_moves_past_a_tiny_window():
     ]
     outputs = [False, False, True]
     parallel = [True] * 4 + [False] * 2
+    # ow moves to just before the window; the loops before it follow the
+    # output's (n, c, oh).
     assert vectorizable_order(maps, outputs, parallel, [1, 56, 56, 32, 3, 3]) == [
         0,
-        1,
         3,
+        1,
+        2,
         4,
         5,
+    ]
+    # An output that does not read every loop before the window in one map
+    # (here a second output read differently): the domain's order around ow.
+    two = [*maps, AffineMap(6, 0, (n, h, w, c))]
+    assert vectorizable_order(
+        two, [*outputs, True], parallel, [1, 56, 56, 32, 3, 3]
+    ) == list(range(6))
+    # A matmul with a reduction of 8: j (long, unit-stride) stays right
+    # before k, which LLVM unrolls: 8 multiply-adds on a register per j.
+    i, j, k = (AffineExpr.dimension(d) for d in range(3))
+    matmul = [AffineMap(3, 0, (i, k)), AffineMap(3, 0, (k, j)), AffineMap(3, 0, (i, j))]
+    assert vectorizable_order(matmul, outputs, [True, True, False], [256, 256, 8]) == [
+        0,
+        1,
         2,
     ]
+    assert vectorizable_order(
+        matmul, outputs, [True, True, False], [256, 256, TINY_WINDOW]
+    ) == [0, 2, 1]
     # Too short a loop, too long a window, or a dynamic one: the domain's.
     short = [1, 56, MIN_VECTOR_LOOP - 1, 32, 3, 3]
     assert vectorizable_order(maps, outputs, parallel, short) == list(range(6))

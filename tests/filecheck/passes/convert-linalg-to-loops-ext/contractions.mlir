@@ -1,7 +1,9 @@
 // Matmuls: loops (i, k, j), the parallel loop j along which C and B are
 // unit-stride innermost (A invariant), so that LLVM can vectorise it; each
 // C element still sums over k in ascending order. When j is statically
-// short (< 64) or with unit-stride-innermost=false, loops (i, j, k) as
+// short (< 64), k runs fewer than 16 times (LLVM unrolls it: j is then
+// innermost with the sum in a register), or with unit-stride-innermost=false,
+// loops (i, j, k) as
 // upstream, the output element carried through the innermost reduction loop
 // k (loaded once, stored once); the factors converted to the output's
 // element type first.
@@ -73,17 +75,17 @@ func.func @fill_matmul(%a: memref<4x8xf32>, %b: memref<8x3xf32>, %c: memref<4x3x
 // CHECK:         memref.store %zero, %c
 // CHECK:         scf.for %{{.*}} = %c0{{.*}} to %c8 step %c1{{.*}} iter_args
 
-func.func @batch_matmul(%a: memref<2x3x4xf32>, %b: memref<2x4x?xf32>, %c: memref<2x3x?xf32>) {
-  linalg.batch_matmul ins(%a, %b : memref<2x3x4xf32>, memref<2x4x?xf32>) outs(%c : memref<2x3x?xf32>)
+func.func @batch_matmul(%a: memref<2x3x16xf32>, %b: memref<2x16x?xf32>, %c: memref<2x3x?xf32>) {
+  linalg.batch_matmul ins(%a, %b : memref<2x3x16xf32>, memref<2x16x?xf32>) outs(%c : memref<2x3x?xf32>)
   return
 }
 // CHECK-LABEL: func.func @batch_matmul(
 // CHECK:         scf.for %[[B:.*]] = %c0 to %c2 step %c1 {
 // CHECK-NEXT:      scf.for %[[I:.*]] = %c0 to %c3 step %c1 {
-// CHECK-NEXT:        scf.for %[[K:.*]] = %c0 to %c4 step %c1 {
+// CHECK-NEXT:        scf.for %[[K:.*]] = %c0 to %c16 step %c1 {
 // CHECK-NEXT:          scf.for %[[J:.*]] = %c0 to %dim step %c1 {
-// CHECK-NEXT:            memref.load %a[%[[B]], %[[I]], %[[K]]] : memref<2x3x4xf32>
-// CHECK-NEXT:            memref.load %b[%[[B]], %[[K]], %[[J]]] : memref<2x4x?xf32>
+// CHECK-NEXT:            memref.load %a[%[[B]], %[[I]], %[[K]]] : memref<2x3x16xf32>
+// CHECK-NEXT:            memref.load %b[%[[B]], %[[K]], %[[J]]] : memref<2x16x?xf32>
 // CHECK-NEXT:            memref.load %c[%[[B]], %[[I]], %[[J]]] : memref<2x3x?xf32>
 // CHECK:                 memref.store %{{.*}}, %c[%[[B]], %[[I]], %[[J]]] : memref<2x3x?xf32>
 // CARRY-LABEL: func.func @batch_matmul(
@@ -91,9 +93,9 @@ func.func @batch_matmul(%a: memref<2x3x4xf32>, %b: memref<2x4x?xf32>, %c: memref
 // CARRY-NEXT:      scf.for %[[I:.*]] = %c0 to %c3 step %c1 {
 // CARRY-NEXT:        scf.for %[[J:.*]] = %c0 to %dim step %c1 {
 // CARRY-NEXT:          %[[INIT:.*]] = memref.load %c[%[[B]], %[[I]], %[[J]]] : memref<2x3x?xf32>
-// CARRY-NEXT:          %[[SUM:.*]] = scf.for %[[K:.*]] = %c0 to %c4 step %c1 iter_args(%{{.*}} = %[[INIT]]) -> (f32) {
-// CARRY-NEXT:            memref.load %a[%[[B]], %[[I]], %[[K]]] : memref<2x3x4xf32>
-// CARRY-NEXT:            memref.load %b[%[[B]], %[[K]], %[[J]]] : memref<2x4x?xf32>
+// CARRY-NEXT:          %[[SUM:.*]] = scf.for %[[K:.*]] = %c0 to %c16 step %c1 iter_args(%{{.*}} = %[[INIT]]) -> (f32) {
+// CARRY-NEXT:            memref.load %a[%[[B]], %[[I]], %[[K]]] : memref<2x3x16xf32>
+// CARRY-NEXT:            memref.load %b[%[[B]], %[[K]], %[[J]]] : memref<2x16x?xf32>
 // CARRY:                 scf.yield
 // CARRY:               memref.store %[[SUM]], %c[%[[B]], %[[I]], %[[J]]] : memref<2x3x?xf32>
 
