@@ -3,20 +3,26 @@
 // op that would be a libm call is left. Other types are left alone.
 // RUN: xdsl-opt %s -p math-polynomial-approximation-ext | filecheck %s
 
-// exp: clamp (NaN to the low bound), k = floor(x log2(e) + 1/2), r = x - k ln 2
-// in two fused steps, the polynomial, 2**k in two halves, NaN restored.
+// exp: clamp (keeping NaN), k = round(x log2(e)) by adding 1.5 * 2**23 in
+// the fused multiply-add and subtracting it, r = x - k ln 2 in two fused
+// steps, the polynomial, k read back from the sum's bits, 2**k in two halves;
+// a NaN flows through, no select restores it.
 // CHECK-LABEL: func.func @exp
-// CHECK:      arith.cmpf ogt
-// CHECK:      arith.cmpf olt
-// CHECK:      math.fma {{.*}} : f32
-// CHECK-NEXT: math.floor
-// CHECK:      arith.fptosi {{.*}} : f32 to i32
+// CHECK:      %[[LOW:.*]] = arith.cmpf olt
+// CHECK-NEXT: arith.select %[[LOW]]
+// CHECK:      %[[HIGH:.*]] = arith.cmpf ogt
+// CHECK-NEXT: arith.select %[[HIGH]]
+// CHECK:      %[[SHIFTER:.*]] = arith.constant 0x4B400000 : f32
+// CHECK-NEXT: %[[SHIFTED:.*]] = math.fma %{{.*}}, %{{.*}}, %[[SHIFTER]] : f32
+// CHECK-NEXT: arith.subf %[[SHIFTED]], %[[SHIFTER]] : f32
+// CHECK:      %[[BITS:.*]] = arith.bitcast %[[SHIFTED]] : f32 to i32
+// CHECK-NEXT: %[[SHIFTER_BITS:.*]] = arith.constant 1262485504 : i32
+// CHECK-NEXT: arith.subi %[[BITS]], %[[SHIFTER_BITS]] : i32
 // CHECK:      arith.shrsi
 // CHECK-NEXT: arith.subi
 // CHECK:      arith.shli
 // CHECK-NEXT: arith.bitcast {{.*}} : i32 to f32
-// CHECK:      arith.cmpf uno
-// CHECK-NEXT: arith.select
+// CHECK-NOT:  arith.cmpf uno
 // CHECK-NOT:  math.exp
 // CHECK:      memref.store
 func.func @exp(%x: f32, %out: memref<1xf32>) {
