@@ -30,6 +30,7 @@ any compiled function does.
 from __future__ import annotations
 
 import os
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -139,13 +140,16 @@ def compile_model(
     fold_limit: int = DEFAULT_FOLD_LIMIT,
     runtime_checks: bool = True,
     microkernels: bool = True,
+    tile_sizes: Sequence[int] = (),
 ) -> CompiledModel:
     """Compile a model's linalg-on-tensors module (see the module docstring).
 
     `source`: MLIR text (str), a path (`os.PathLike`) to a .mlir file, or a
     ModuleOp (left unchanged). `fold_limit`: the largest constant, in
     elements, computed at compile time (`linalg-fold-constants-ext`'s
-    `max-elements`). `fast_math`, `approximate_math`, `threads`,
+    `max-elements`). `tile_sizes`: tile each root with these sizes and fuse
+    its producers into the tiles (`linalg-tile-and-fuse`; none by default,
+    see `model_pipeline`). `fast_math`, `approximate_math`, `threads`,
     `runtime_checks`, `microkernels`: `linalg_ext.jit.compile_module`'s
     options, with the defaults of the module docstring for the first two.
 
@@ -155,13 +159,23 @@ def compile_model(
         raise ModelError(f"fold_limit must be an int, not {fold_limit!r}")
     if fold_limit < 0:
         raise ModelError(f"fold_limit must be >= 0, not {fold_limit}")
+    if isinstance(tile_sizes, str) or not all(
+        isinstance(size, int) and not isinstance(size, bool) and size >= 0
+        for size in tile_sizes
+    ):
+        raise ModelError(
+            f"tile_sizes must be a sequence of ints >= 0, not {tile_sizes!r}"
+        )
     module = load_model_module(source)
     try:
         module.verify()
     except Exception as error:  # xDSL's verifiers raise several types
         raise ModelError(f"invalid IR: {first_line(error)}") from None
     try:
-        apply_pipeline(model_pipeline(fold_limit, fast_math, approximate_math), module)
+        apply_pipeline(
+            model_pipeline(fold_limit, fast_math, approximate_math, tile_sizes),
+            module,
+        )
     except PipelineError as error:
         raise ModelError(first_line(error)) from None
     except Exception as error:  # a pass refusing the module

@@ -8,6 +8,7 @@ it (`linalg_ext.jit`, `linalg_ext.models`) use the same text: the pass and
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Final
 
 DEFAULT_MODEL_FAST_MATH: Final = "arcp"
@@ -26,6 +27,7 @@ def model_pipeline(
     fold_limit: int = DEFAULT_FOLD_LIMIT,
     fast_math: str = DEFAULT_MODEL_FAST_MATH,
     approximate_math: bool = True,
+    tile_sizes: Sequence[int] = (),
 ) -> str:
     """The tensor-level passes for the linalg-on-tensors IR of a model
     (torch-mlir's output), with `fold_limit` as the folding limit, for code
@@ -49,7 +51,12 @@ def model_pipeline(
       (~10 % faster at 256x1024); under a stricter contract such a loop
       stays scalar, so it is not fused;
     - `canonicalize-ext` again: fusion leaves dead `tensor.empty`s, unused
-      fills and duplicated operands behind.
+      fills and duplicated operands behind;
+    - with `tile_sizes` (none by default), `linalg-tile-and-fuse` with them
+      and `canonicalize-ext`: each root (a chain's last op) tiled with
+      `scf.for` loops and its producers fused tile by tile. Off by default:
+      on one thread the micro-kernels block for the caches themselves and a
+      tiled attention re-packs K and V per tile (docs/models.md, measured).
     """
     # `fast` approximates math functions by itself (lower-to-llvm's rule).
     math_into_reduction = fast_math == "fast" or (
@@ -58,12 +65,16 @@ def model_pipeline(
     fusion_options = "permutations-into-contractions=true" + (
         " math-into-reduction=true" if math_into_reduction else ""
     )
-    return (
+    pipeline = (
         "canonicalize-ext,"
         f"linalg-fold-constants-ext{{max-elements={fold_limit}}},"
         f"linalg-fuse-elementwise-ext{{{fusion_options}}},"
         "canonicalize-ext"
     )
+    if tile_sizes:
+        sizes = ",".join(str(size) for size in tile_sizes)
+        pipeline += f",linalg-tile-and-fuse{{tile-sizes={sizes}}},canonicalize-ext"
+    return pipeline
 
 
 MODEL_PIPELINE = model_pipeline()

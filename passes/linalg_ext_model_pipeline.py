@@ -17,7 +17,9 @@ runs, in order,
    elementwise chains (bias, activation) become one loop nest; fusion also
    pulls `exp` into a reduction (`math-into-reduction=true`) when
    `fast-math` is `fast`, or `reassoc`/`arcp` with `approximate-math` on, the
-   contracts under which such a loop vectorises;
+   contracts under which such a loop vectorises; with `tile-sizes` (none by
+   default), `linalg-tile-and-fuse{tile-sizes=...}` and `canonicalize-ext`
+   after it: each root tiled, its producers fused into the tiles;
 2. with `to=buffers` or `to=llvm`, the JIT's bufferization
    (`linalg_ext.pass_pipelines.BUFFERIZATION`: `one-shot-bufferize` with
    function boundaries and identity layouts, `buffer-deallocation-pipeline`);
@@ -91,6 +93,12 @@ class LinalgExtModelPipelinePass(StagedPass):
     """`lower-to-llvm`'s `approximate-math` (with `to=llvm`; see
     `fast_math`), by default `compile_model`'s: on."""
 
+    tile_sizes: tuple[int, ...] = ()
+    """With sizes, `linalg-tile-and-fuse{tile-sizes=...}` (and
+    `canonicalize-ext`) after fusion: each root tiled with these sizes, its
+    producers fused into the tiles. None by default (see
+    `linalg_ext.pass_pipelines.model_pipeline`)."""
+
     to: Literal["tensors", "buffers", "llvm"] = "llvm"
     """Where to stop: after the tensor-level passes, after bufferization, or
     in the llvm dialect."""
@@ -98,7 +106,12 @@ class LinalgExtModelPipelinePass(StagedPass):
     def stages(self) -> tuple[ModulePass, ...]:
         """The model pipeline, then bufferization and lowering as `to` says."""
         stages = _passes(
-            model_pipeline(self.fold_limit, self.fast_math, self.approximate_math)
+            model_pipeline(
+                self.fold_limit,
+                self.fast_math,
+                self.approximate_math,
+                self.tile_sizes,
+            )
         )
         if self.to in ("buffers", "llvm"):
             stages += _passes(BUFFERIZATION)

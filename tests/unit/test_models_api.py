@@ -229,6 +229,31 @@ def test_compile_model_runs_the_pass_at_tensors():
     )
 
 
+def test_tile_and_fuse_is_an_option_of_the_pipeline():
+    assert "linalg-tile-and-fuse" not in MODEL_PIPELINE
+    tiled = model_pipeline(tile_sizes=(1, 2))
+    assert tiled == (
+        MODEL_PIPELINE + ",linalg-tile-and-fuse{tile-sizes=1,2},canonicalize-ext"
+    )
+    module = parse_module(STATIC)
+    by_pass = module.clone()
+    apply_pipeline("linalg-ext-model-pipeline{tile-sizes=1,2 to=tensors}", by_pass)
+    by_text = module.clone()
+    apply_pipeline(tiled, by_text)
+    assert print_module(by_pass) == print_module(by_text)
+    assert "scf.for" in print_module(by_pass)  # the roots are tiled
+    # Same values as untiled, the interpreter's and numpy's.
+    model = compile_model(STATIC, tile_sizes=(1, 2))
+    x = RNG.standard_normal((2, 4)).astype(np.float32)
+    s = RNG.standard_normal((3, 5)).astype(np.float32)
+    for name, value, reference in (("mlp", x, _mlp), ("softmax", s, _softmax)):
+        interpreted = run_function(by_pass, name, [value]).results[0]
+        np.testing.assert_allclose(
+            model[name](value), interpreted, rtol=1e-6, atol=1e-6
+        )
+        np.testing.assert_allclose(interpreted, reference(value), rtol=1e-5, atol=1e-6)
+
+
 def test_the_pass_lowers_to_llvm():
     module = parse_module(DYNAMIC)
     apply_pipeline("linalg-ext-model-pipeline{fast-math=fast}", module)
@@ -279,6 +304,9 @@ def test_a_missing_file_and_bad_options_are_one_line(tmp_path):
         compile_model(tmp_path / "missing.mlir")
     with pytest.raises(ModelError, match="fold_limit must be >= 0"):
         compile_model(DYNAMIC, fold_limit=-1)
+    for sizes in ((-1,), "1,2", (1.5,)):
+        with pytest.raises(ModelError, match="tile_sizes must be a sequence of ints"):
+            compile_model(DYNAMIC, tile_sizes=sizes)  # pyright: ignore[reportArgumentType]
     with pytest.raises(ModelError, match="fast_math") as caught:
         compile_model(DYNAMIC, fast_math="loose")  # pyright: ignore[reportArgumentType]
     assert "\n" not in str(caught.value)
