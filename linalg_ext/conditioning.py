@@ -2,13 +2,19 @@
 that follows the program's conditioning.
 
 `conditioning(run, module, inputs, reference)` re-runs a function with every
-float input and every float constant moved by `PERTURBATION_ULPS` ulps
+float input, every float constant and the result of every scalar math
+function (`math.exp`, `math.tanh`, ...) moved by `PERTURBATION_ULPS` ulps
 (random signs) and returns, per result and argument, `CONDITIONING_FACTOR`
 times how far that moved them: the slack `linalg_ext.comparison` adds to its
 tolerance. Two runs that round differently (the interpreter and compiled
 code may differ by an ulp in `exp`, or in the order of a sum) may differ that
 much without either being wrong; a wrong pass moves results by far more
-than their inputs' last bits do.
+than their inputs' last bits do. Math results move too because numpy's
+functions (the interpreter's) and libm's (compiled code's) may differ in the
+last bit, and a program may amplify that difference where it would not
+amplify its inputs' (a saturated `tanh` whose result is then fed to `exp`
+three times: inputs that moved leave `tanh` at 1.0, libm's last bit does
+not).
 """
 
 from __future__ import annotations
@@ -29,6 +35,7 @@ from xdsl.dialects.builtin import (
     ModuleOp,
     TensorType,
 )
+from xdsl.rewriter import InsertPoint, Rewriter
 
 from linalg_ext.running import FunctionRun
 
@@ -96,6 +103,47 @@ def perturbed_constants(module: ModuleOp, rng: np.random.Generator) -> ModuleOp:
     return moved
 
 
+EXACT_MATH_OPS = frozenset(
+    {
+        "math.absf",
+        "math.ceil",
+        "math.copysign",
+        "math.floor",
+        "math.fma",
+        "math.round",
+        "math.roundeven",
+        "math.sqrt",
+        "math.trunc",
+    }
+)
+"""`math` ops whose result IEEE fixes (correctly rounded or exact): numpy
+and libm agree on them, so `nudged_math_results` leaves them alone."""
+
+
+def nudged_math_results(module: ModuleOp, rng: np.random.Generator) -> ModuleOp:
+    """`module` (changed in place and returned) with the scalar float result
+    of every `math` op but `EXACT_MATH_OPS` multiplied by 1 +- a few ulps
+    (one random sign per op): how far the last bit of a math function may
+    carry (the module docstring)."""
+    for op in list(module.walk()):
+        if not op.name.startswith("math.") or op.name in EXACT_MATH_OPS:
+            continue
+        if len(op.results) != 1:
+            continue
+        result = op.results[0]
+        eps = _EPSILONS.get(type(result.type))
+        if eps is None:
+            continue  # a tensor, a vector, an integer
+        factor = 1 + float(rng.choice([-1.0, 1.0])) * eps * PERTURBATION_ULPS
+        constant = arith.ConstantOp(FloatAttr(factor, cast(AnyFloat, result.type)))
+        nudged = arith.MulfOp(result, constant.result)
+        Rewriter.insert_op([constant, nudged], InsertPoint.after(op))
+        result.replace_uses_with_if(
+            nudged.result, lambda use, nudged=nudged: use.operation is not nudged
+        )
+    return module
+
+
 def conditioning(
     run: Callable[[ModuleOp, list[Any]], FunctionRun | None],
     module: ModuleOp,
@@ -112,7 +160,7 @@ def conditioning(
     spreads: list[FunctionRun] = []
     for _ in range(2):
         moved = run(
-            perturbed_constants(module, rng),
+            nudged_math_results(perturbed_constants(module, rng), rng),
             [perturbed_value(v, rng) for v in inputs],
         )
         if moved is None:
