@@ -142,7 +142,7 @@ demo: $(DEMO_STAMP)
 	@echo "== next: docs/tutorial.md"
 
 ## make fuzz: the differential fuzzer (docs/fuzzing.md): N seeds (from SEED),
-## each one random valid program of each family (mixed, tiling), through every
+## each one random valid program of each family (mixed, tiling, contraction), through every
 ## pass and pipeline we ship, on JOBS processes; interpreter before == after ==
 ## compiled. Reproducers of failures
 ## go to build/fuzz/. `make test` runs a fixed-seed slice of it.
@@ -161,12 +161,12 @@ fuzz: $(STAMP)
 ## compile time on 16..1000 residual blocks vs upstream's transform.structured.fuse
 ## plus attention (seq 4096) unfused vs flash form, time and peak memory
 ## (progress on stderr); a matmul and a row sum compiled in each fast-math mode
-## (none, contract, reassoc, fast); the per-call overhead from Python (ours,
+## (none, contract, reassoc, arcp, fast); the per-call overhead from Python (ours,
 ## with and without out=, vs numpy and IREE); then the standing of our compiled code against
 ## upstream, IREE and numpy on issue 19's workloads, with the machine's measured
 ## peak, written to build/bench/results.json and (matplotlib) build/bench/standing.png;
 ## last, whole models: the zoo's ONNX families at medium size, onnxruntime (one
-## thread) vs ours (compile_model, fast_math none and fast) vs IREE, with compile
+## thread) vs ours (compile_model's defaults, exact and fast) vs IREE, with compile
 ## time and the error against onnxruntime (build/bench/models.json; skipped
 ## without the [onnx] extra).
 bench: $(BENCH_STAMP)
