@@ -66,34 +66,32 @@ def _reads(map_: AffineMap) -> _Read | None:
     return read
 
 
-def _loop_extents(
-    generic: linalg.GenericOp, reads: Sequence[_Read | None]
-) -> list[int] | None:
-    """The static extent of each loop, from the memrefs that read it; None
-    when an operand is not a static, identity-layout memref (or a scalar),
-    two extents disagree or a loop is read by none."""
+def _operands_taken(generic: linalg.GenericOp, reads: Sequence[_Read | None]) -> bool:
+    """Whether every operand is a scalar or a static, identity-layout memref
+    read as `reads` says, every loop is read by one and the static extents
+    the memrefs give each loop agree."""
     rank = len(generic.iterator_types)
     extents: list[int | None] = [None] * rank
     for value, read in zip(generic.operands, reads, strict=True):
         value_type = value.type
+        if read is None:
+            return False
         if not isinstance(value_type, MemRefType):
             if read:
-                return None  # a shaped operand other than a memref
+                return False  # a shaped operand other than a memref
             continue
-        if read is None or not isinstance(value_type.layout, NoneAttr):
-            return None
+        if not isinstance(value_type.layout, NoneAttr):
+            return False
         shape = value_type.get_shape()
         if any(size < 0 for size in shape) or len(shape) != len(read):
-            return None
+            return False
         for dim, size in zip(read, shape, strict=True):
             if dim is None:
                 continue
             if extents[dim] is not None and extents[dim] != size:
-                return None
+                return False
             extents[dim] = size
-    if any(extent is None for extent in extents):
-        return None
-    return [extent for extent in extents if extent is not None]
+    return all(extent is not None for extent in extents)
 
 
 def _merge_with_next(dim: int, reads: Sequence[_Read | None]) -> bool:
@@ -120,7 +118,7 @@ def loop_groups(generic: linalg.GenericOp) -> list[list[int]] | None:
     if any(isinstance(op, linalg.IndexOp) for op in generic.body.walk()):
         return None
     reads = [_reads(map_attr.data) for map_attr in generic.indexing_maps]
-    if _loop_extents(generic, reads) is None:
+    if not _operands_taken(generic, reads):
         return None
     groups: list[list[int]] = [[0]]
     for dim in range(rank - 1):

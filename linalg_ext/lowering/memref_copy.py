@@ -215,29 +215,27 @@ def lower_copy(op: memref.CopyOp) -> None:
         contiguous_trailing_dims(source.type), contiguous_trailing_dims(target.type)
     )
     outer = len(extents) - row_dims
-    row_bytes = emitter.value(
-        emitter.mul(emitter.product(extents[outer:]), source.element_bytes)
-    )
-
-    def copy_element(at: Emitter, indices: list[SSAValue]) -> None:
-        loaded = at.emit(
-            llvm.LoadOp(source.element_pointer(indices, at), source.element_type)
-        )
-        at.emit(
-            llvm.StoreOp(loaded.dereferenced_value, target.element_pointer(indices, at))
+    loops = bounds[:outer]
+    if row_dims:
+        row_bytes = emitter.value(
+            emitter.mul(emitter.product(extents[outer:]), source.element_bytes)
         )
 
-    def copy_row(at: Emitter, indices: list[SSAValue]) -> None:
-        first: list[Index] = [*indices, *([0] * row_dims)]
-        at.emit(
-            MemcpyOp(
-                target.element_pointer(first, at),
-                source.element_pointer(first, at),
-                row_bytes,
+        def body(at: Emitter, indices: list[SSAValue]) -> None:
+            first: list[Index] = [*indices, *([0] * row_dims)]
+            # The target address first: MemcpyOp takes (target, source).
+            to = target.element_pointer(first, at)
+            memcpy(at, (source.element_pointer(first, at), to), row_bytes)
+
+    else:
+
+        def body(at: Emitter, indices: list[SSAValue]) -> None:
+            loaded = at.emit(
+                llvm.LoadOp(source.element_pointer(indices, at), source.element_type)
             )
-        )
+            target_pointer = target.element_pointer(indices, at)
+            at.emit(llvm.StoreOp(loaded.dereferenced_value, target_pointer))
 
-    loops, body = (bounds[:outer], copy_row) if row_dims else (bounds, copy_element)
     block = op.parent_block()
     assert block is not None
     rest = split_block_before(op)
